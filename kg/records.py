@@ -1,0 +1,65 @@
+"""Plain records passed between the readers, the extractors and the graph builder."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch ``text[start:end]`` of a post's text and where it was read from."""
+
+    start: int
+    end: int
+    file: str
+    line: int  # 1-based line of the file where the stretch starts
+
+
+@dataclass
+class Post:
+    """One blog post: all its chunks joined, with the origin of each chunk."""
+
+    url: str
+    text: str
+    title: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    author: str | None = None
+    spans: tuple[Span, ...] = ()
+
+    def origin(self, offset: int) -> tuple[str, int] | None:
+        """Return ``(file, line)`` of the character at ``offset``, or None if unknown."""
+        starts = [s.start for s in self.spans]
+        i = bisect.bisect_right(starts, offset) - 1
+        if i < 0:
+            return None
+        span = self.spans[i]
+        return span.file, span.line + self.text.count("\n", span.start, offset)
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A row or file that could not be used, and why."""
+
+    file: str
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class SkipReport:
+    """Collects what readers skipped; with ``strict`` the first skip raises instead."""
+
+    strict: bool = False
+    skips: list[Skip] = field(default_factory=list)
+
+    def skip(self, file: str, line: int | None, reason: str) -> None:
+        if self.strict:
+            raise InputError(reason, file, line)
+        self.skips.append(Skip(str(file), line, reason))
