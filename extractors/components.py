@@ -1,0 +1,303 @@
+"""spaCy components that find PyTorch entities, stability markers and relations.
+
+Three factories, each a thin function over a class:
+
+- ``ptkg_line_breaks``: a line break starts a sentence (headings and bullets stand alone).
+- ``ptkg_entities``: the alias pack (``patterns/entities.jsonl``, the EntityRuler format with the
+  canonical name as ``id``) plus rules that generalize: releases ("PyTorch v1.12", "the 1.12
+  release"), ``torch.*`` API names, ``torch*`` library names, "<Name> library/backend".
+  Writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name) and
+  ``doc.spans["ptkg_stability"]`` (label = Stable, Beta or Prototype).
+- ``ptkg_relations``: trigger patterns (``patterns/relations.jsonl``) between entities of one
+  sentence. Writes ``doc._.ptkg_relations``: ``Relation`` records naming the rule that fired.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import srsly
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc, Span
+
+PATTERNS_DIR = Path(__file__).parent / "patterns"
+ENTITY_PATTERNS = PATTERNS_DIR / "entities.jsonl"
+RELATION_PATTERNS = PATTERNS_DIR / "relations.jsonl"
+STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
+                   "experimental": "Prototype"}
+# Candidates of higher priority win overlaps: releases, then the pack and API names, then guesses.
+PRIORITY = {"release": 0, "pack": 1, "api": 1, "library": 2, "named": 3}
+
+_MARKER = re.compile(r"[\[(]\s*(stable|beta|prototype|experimental)\s*[\])]", re.I)
+_API = re.compile(r"(?<![\w.])[Tt]orch(?:\.[A-Za-z_]\w*)+")
+_TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?![.(])")
+_VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
+_BARE_RELEASE = re.compile(
+    r"\b(?:(?:[Tt]he\s+(?:upcoming\s+)?)" + _VERSION + r"\s+release\b"
+    r"|(?:[Ii]n|[Ss]tarting in|[Aa]long with|[Ss]ince)\s+"
+    + _VERSION.replace("version", "version2") + r"(?=[,.]\s))"
+)
+_NAMED = re.compile(
+    r"\b(?P<name>(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)(?:\s+[A-Z][\w+/.-]*[A-Za-z0-9+]){0,2})"
+    r"\s+(?P<kind>library|backend)\b"
+)
+_NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
+              "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation read from one sentence; ``source`` is None when the sentence leaves it implied."""
+
+    type: str
+    source: Span | None
+    target: Span
+    rule: str
+    sentence: Span
+
+
+def read_patterns(path: Path) -> list[dict]:
+    """Read a JSONL pattern file, failing with the file and line of a bad pattern."""
+    patterns = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = srsly.json_loads(line)
+        except ValueError as error:
+            raise ValueError(f"{path}:{number}: not a JSON object ({error})") from None
+        if not isinstance(record, dict) or not {"label", "pattern"} <= record.keys():
+            raise ValueError(f"{path}:{number}: a pattern needs 'label' and 'pattern'")
+        patterns.append(record)
+    return patterns
+
+
+class LineBreaks:
+    """Start a sentence after every line break, so a heading is never glued to its paragraph."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        for token in doc[:-1]:
+            if "\n" in token.text_with_ws:
+                doc[token.i + 1].is_sent_start = True
+        return doc
+
+
+@Language.factory("ptkg_line_breaks", requires=["token.text"], assigns=["token.is_sent_start"])
+def make_line_breaks(nlp: Language, name: str) -> LineBreaks:
+    return LineBreaks()
+
+
+class EntityFinder:
+    """Find entities with the alias pack and with rules that generalize beyond it."""
+
+    def __init__(self, nlp: Language, name: str = "ptkg_entities"):
+        self.nlp = nlp
+        self.name = name
+        self.patterns: list[dict] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.phrases = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        self.tokens = Matcher(self.nlp.vocab, validate=True)
+        self.library_names: dict[str, str] = {}  # lowercased surface form -> canonical name
+        self.kinds: dict[str, str] = {}  # Hardware canonical name -> kind
+        self.labels: dict[str, str] = {}  # canonical name -> label
+        self._release: re.Pattern | None = None
+
+    def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
+                   patterns: Iterable[dict] | None = None) -> None:
+        """Load ``patterns`` (default: the packaged alias pack)."""
+        self.add_patterns(read_patterns(ENTITY_PATTERNS) if patterns is None else patterns)
+
+    def add_patterns(self, patterns: Iterable[dict]) -> None:
+        self.patterns.extend(patterns)
+        self._reset()
+        for record in self.patterns:
+            label, pattern = record["label"], record["pattern"]
+            canonical = record.get("id") or (pattern if isinstance(pattern, str) else
+                                             " ".join(t.get("ORTH", "") for t in pattern))
+            key = f"{label}\t{canonical}"
+            if isinstance(pattern, str):
+                self.phrases.add(key, [self.nlp.make_doc(pattern)])
+                surface = pattern
+            else:
+                self.tokens.add(key, [pattern])
+                surface = " ".join(str(t.get("ORTH", t.get("LOWER", ""))) for t in pattern)
+            self.labels.setdefault(canonical, label)
+            if label == "Library":
+                self.library_names[surface.lower()] = canonical
+            if label == "Hardware":
+                self.kinds[canonical] = record.get("kind", "device")
+        names = sorted(self.library_names, key=lambda s: (-len(s), s))
+        libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
+        self._release = re.compile(
+            r"(?<![\w/])(?P<library>" + libraries + r")(?:\s+(?:version|release))?\s+" + _VERSION,
+            re.I,
+        )
+
+    def __call__(self, doc: Doc) -> Doc:
+        candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc))
+        doc.spans["ptkg"] = _select(candidates)
+        doc.spans["ptkg_stability"] = [
+            span for m in _MARKER.finditer(doc.text)
+            if (span := _char_span(doc, m.start(), m.end(), STABILITY_WORDS[m.group(1).lower()]))
+        ]
+        return doc
+
+    def _pack_matches(self, doc: Doc) -> Iterator[tuple]:
+        for match_id, start, end in list(self.phrases(doc)) + list(self.tokens(doc)):
+            label, canonical = self.nlp.vocab.strings[match_id].split("\t")
+            yield PRIORITY["pack"], Span(doc, start, end, label=label, span_id=canonical)
+
+    def _rule_matches(self, doc: Doc) -> Iterator[tuple]:
+        text = doc.text
+        for m in self._release.finditer(text):
+            library = self.library_names.get(m.group("library").lower(), m.group("library"))
+            yield self._candidate(doc, m, "release", "Release", f"{library} {m.group('version')}")
+        for m in _BARE_RELEASE.finditer(text):
+            version = m.group("version") or m.group("version2")
+            yield self._candidate(doc, m, "release", "Release", f"PyTorch {version}")
+        for m in _API.finditer(text):
+            name = "torch" + m.group(0)[5:]
+            yield self._candidate(doc, m, "api", self.labels.get(name, "Feature"), name)
+        for m in _TORCH_LIBRARY.finditer(text):
+            name = self.library_names.get(m.group(0).lower(), m.group(0))
+            yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
+        for m in _NAMED.finditer(text):
+            name = m.group("name")
+            if name.split()[0] in _NOT_NAMES:
+                continue
+            label = "Library" if m.group("kind") == "library" else "Hardware"
+            yield self._candidate(doc, m, "named", label, name, group="name")
+
+    def _candidate(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
+                   group: int | str = 0) -> tuple:
+        span = _char_span(doc, m.start(group), m.end(group), label, name)
+        return PRIORITY[rule], span
+
+    def to_disk(self, path, *, exclude=()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_jsonl(path / "patterns.jsonl", self.patterns)
+
+    def from_disk(self, path, *, exclude=()) -> EntityFinder:
+        self.patterns = []
+        self.add_patterns(srsly.read_jsonl(Path(path) / "patterns.jsonl"))
+        return self
+
+
+@Language.factory("ptkg_entities", requires=["token.text"],
+                  assigns=["doc.spans"], default_config={})
+def make_entity_finder(nlp: Language, name: str) -> EntityFinder:
+    return EntityFinder(nlp, name)
+
+
+def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:
+    return doc.char_span(start, end, label=label, span_id=span_id, alignment_mode="expand")
+
+
+def _select(candidates: Iterable[tuple]) -> list[Span]:
+    """Keep the best non-overlapping spans: by priority, then length, then position."""
+    ranked = sorted((c for c in candidates if c[1] is not None),
+                    key=lambda c: (c[0], -len(c[1]), c[1].start))
+    taken: set[int] = set()
+    chosen = []
+    for _, span in ranked:
+        if taken.isdisjoint(range(span.start, span.end)):
+            chosen.append(span)
+            taken.update(range(span.start, span.end))
+    return sorted(chosen, key=lambda s: (s.start, s.end))
+
+
+class RelationFinder:
+    """Read relations between the entities of a sentence around trigger phrases."""
+
+    def __init__(self, nlp: Language, name: str = "ptkg_relations"):
+        self.nlp = nlp
+        self.name = name
+        self.rules: dict[str, dict] = {}
+        self.matcher = Matcher(nlp.vocab, validate=True)
+        if not Doc.has_extension("ptkg_relations"):
+            Doc.set_extension("ptkg_relations", default=None)
+
+    def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
+                   patterns: Iterable[dict] | None = None) -> None:
+        """Load trigger ``patterns`` (default: the packaged ``relations.jsonl``)."""
+        self.add_patterns(read_patterns(RELATION_PATTERNS) if patterns is None else patterns)
+
+    def add_patterns(self, patterns: Iterable[dict]) -> None:
+        for record in patterns:
+            self.rules[record["id"]] = record
+            self.matcher.add(record["id"], [record["pattern"]])
+
+    def __call__(self, doc: Doc) -> Doc:
+        entities = list(doc.spans.get("ptkg", []))
+        found = []
+        for match_id, start, end in self.matcher(doc):
+            rule = self.rules[self.nlp.vocab.strings[match_id]]
+            found.extend(self._read(rule, doc[start:end], entities))
+        found.extend(_compounds(doc, entities))
+        doc._.ptkg_relations = found
+        return doc
+
+    def _read(self, rule: dict, trigger: Span, entities: list[Span]) -> Iterator[Relation]:
+        sentence = trigger.sent
+        inside = [e for e in entities if sentence.start <= e.start and e.end <= sentence.end]
+        sources = [e for e in inside if e.label_ in rule["source"]]
+        targets = [e for e in inside if e.label_ in rule["target"]]
+        clause_end = _clause_end(trigger)
+        right = [e for e in targets if trigger.end <= e.start and e.end <= clause_end]
+        left = [e for e in targets if e.end <= trigger.start]
+        chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
+        for target in chosen:
+            source = _nearest(trigger, [s for s in sources if s is not target
+                                        and s.id_ != target.id_], rule.get("source_after", False))
+            yield Relation(rule["label"], source, target, rule["id"], sentence)
+
+    def to_disk(self, path, *, exclude=()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_jsonl(path / "patterns.jsonl", list(self.rules.values()))
+
+    def from_disk(self, path, *, exclude=()) -> RelationFinder:
+        self.add_patterns(srsly.read_jsonl(Path(path) / "patterns.jsonl"))
+        return self
+
+
+_CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
+
+
+def _clause_end(trigger: Span) -> int:
+    """Token index where the clause that holds the trigger ends."""
+    sentence = trigger.sent
+    for token in trigger.doc[trigger.end:sentence.end]:
+        if token.lower_ in _CLAUSE_BREAKS:
+            return token.i
+    return sentence.end
+
+
+def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
+    """The source closest before the trigger (or after it when the rule says so)."""
+    before = [s for s in spans if s.end <= trigger.start]
+    later = [s for s in spans if s.start >= trigger.end]
+    if after and later:
+        return later[0]
+    return before[-1] if before else None
+
+
+def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
+    """``PyTorch/XLA FSDP`` or ``PyTorch's FSDP``: the feature is part of the library."""
+    for left, right in zip(entities, entities[1:], strict=False):
+        gap = doc[left.end:right.start].text.strip()
+        if left.label_ == "Library" and right.label_ == "Feature" and gap in ("", "'s", "’s"):
+            yield Relation("PART_OF", right, left, "part_of.compound", left.sent)
+
+
+@Language.factory("ptkg_relations", requires=["doc.spans", "token.is_sent_start"],
+                  assigns=["doc._.ptkg_relations"], default_config={})
+def make_relation_finder(nlp: Language, name: str) -> RelationFinder:
+    return RelationFinder(nlp, name)

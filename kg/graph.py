@@ -1,0 +1,224 @@
+"""The knowledge graph: built from extracted facts, saved as one JSON file.
+
+A ``networkx.MultiDiGraph`` whose node ids are ``"<Label>:<name>"`` (``"Post:<url>"``) and
+whose edge key is the relationship type, so (start, type, end) is unique by construction.
+Node attributes: ``label``, ``name`` and the properties of ``schema.md``; edge attributes:
+``type`` and its properties. The JSON file has sorted keys and lists and no timestamps: the
+same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+import networkx as nx
+
+from .errors import GraphFileError
+from .extract import Entity, Fact, PostFacts
+from .resolve import Resolver
+from .versions import version_key
+
+FORMAT = "ptkg-graph"
+FORMAT_VERSION = 1
+EXTRACTED_TYPES = ("ANNOUNCES", "INTRODUCES", "RELEASED_WITH", "PART_OF", "SUPPORTS",
+                   "DEVELOPED_BY", "BASED_ON")
+STABILITY_ORDER = {"Prototype": 0, "Beta": 1, "Stable": 2}
+
+
+def node_id(label: str, name: str) -> str:
+    """The id of a node: ``"Release:PyTorch 1.8"``."""
+    return f"{label}:{name}"
+
+
+def build_graph(results: Iterable[PostFacts]) -> nx.MultiDiGraph:
+    """Build the graph from the facts of each post (in any order: the result is the same)."""
+    results = sorted(results, key=lambda r: r.url)
+    resolver = Resolver.from_results(results)
+    graph = nx.MultiDiGraph()
+    for result in results:
+        _add_post(graph, result, resolver)
+    _add_releases(graph)
+    _add_feature_stability(graph)
+    _finish_lists(graph)
+    return graph
+
+
+def _add_post(graph: nx.MultiDiGraph, result: PostFacts, resolver: Resolver) -> None:
+    post = node_id("Post", result.url)
+    props = {"url": result.url, "title": result.title, "date": result.date,
+             "author": result.author}
+    graph.add_node(post, label="Post", name=result.title or result.url,
+                   **{k: v for k, v in props.items() if v is not None})
+    counts: Counter[Entity] = Counter()
+    for mention in result.mentions:
+        entity = resolver.resolve(mention.entity)
+        counts[entity] += 1
+        node = _add_entity(graph, entity)
+        graph.nodes[node]["_aliases"].add(mention.surface)
+        if mention.kind:
+            graph.nodes[node]["kind"] = mention.kind
+    for fact in result.facts:
+        for entity in (fact.source, fact.target):
+            if entity.label != "Post":
+                counts[resolver.resolve(entity)] += 0
+        _add_fact(graph, fact, result.url, resolver)
+    for entity, count in counts.items():
+        node = _add_entity(graph, entity)
+        graph.nodes[node]["mentions"] += max(count, 1)
+        graph.add_edge(post, node, key="MENTIONS", type="MENTIONS", count=max(count, 1))
+
+
+def _add_entity(graph: nx.MultiDiGraph, entity: Entity) -> str:
+    node = node_id(entity.label, entity.name)
+    if node not in graph:
+        graph.add_node(node, label=entity.label, name=entity.name, mentions=0, _aliases=set())
+        if entity.label == "Hardware":
+            graph.nodes[node]["kind"] = "device"
+    return node
+
+
+def _add_fact(graph: nx.MultiDiGraph, fact: Fact, url: str, resolver: Resolver) -> None:
+    source = _endpoint(graph, fact.source, resolver)
+    target = _endpoint(graph, fact.target, resolver)
+    if source == target:
+        return
+    if not graph.has_edge(source, target, key=fact.type):
+        graph.add_edge(source, target, key=fact.type, type=fact.type, _reads=[])
+    graph.edges[source, target, fact.type]["_reads"].append(
+        (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability))
+
+
+def _endpoint(graph: nx.MultiDiGraph, entity: Entity, resolver: Resolver) -> str:
+    if entity.label == "Post":
+        return node_id("Post", entity.name)
+    return _add_entity(graph, resolver.resolve(entity))
+
+
+def _add_releases(graph: nx.MultiDiGraph) -> None:
+    """Library, version and date of each release; HAS_RELEASE and PRECEDES edges."""
+    by_library: dict[str, list[str]] = defaultdict(list)
+    for node, data in list(graph.nodes(data=True)):
+        if data["label"] != "Release":
+            continue
+        library, _, version = data["name"].rpartition(" ")
+        data.update(library=library, version=version)
+        dates = sorted(graph.nodes[post].get("date") for post, _, key in
+                       graph.in_edges(node, keys=True) if key == "ANNOUNCES")
+        if dates and dates[0]:
+            data["date"] = dates[0]
+        library_node = _add_entity(graph, Entity("Library", library))
+        graph.add_edge(library_node, node, key="HAS_RELEASE", type="HAS_RELEASE")
+        by_library[library].append(node)
+    for releases in by_library.values():
+        ordered = sorted(releases, key=lambda n: version_key(graph.nodes[n]["version"]))
+        for older, newer in zip(ordered, ordered[1:], strict=False):
+            graph.add_edge(older, newer, key="PRECEDES", type="PRECEDES")
+
+
+def _add_feature_stability(graph: nx.MultiDiGraph) -> None:
+    """A feature's ``stability`` is the one its latest release (by version) stated."""
+    for node, data in graph.nodes(data=True):
+        if data["label"] != "Feature":
+            continue
+        stated = [
+            (version_key(graph.nodes[release].get("version", "")),
+             STABILITY_ORDER[s], s)
+            for release, _, key, edge in graph.in_edges(node, keys=True, data=True)
+            if key == "INTRODUCES"
+            for s in {read[5] for read in edge["_reads"] if read[5]}
+        ]
+        if stated:
+            data["stability"] = max(stated)[2]
+
+
+def _finish_lists(graph: nx.MultiDiGraph) -> None:
+    """Turn the working sets and reads into the sorted properties of the contract."""
+    for _, data in graph.nodes(data=True):
+        aliases = data.pop("_aliases", set())
+        if data["label"] != "Post":
+            data["aliases"] = sorted(a for a in aliases if a != data["name"])
+    for _, _, key, data in graph.edges(keys=True, data=True):
+        reads = sorted(set(data.pop("_reads", [])), key=lambda r: (r[0], r[1], r[2], r[4]))
+        if not reads:
+            continue
+        data["sources"] = [r[0] for r in reads]
+        data["evidence"] = [r[3] for r in reads]
+        data["offsets"] = [[r[1], r[2]] for r in reads]
+        data["rules"] = sorted({r[4] for r in reads})
+        data["count"] = len(reads)
+        stabilities = [r[5] for r in reads if r[5]]
+        if key == "INTRODUCES" and stabilities:
+            data["stability"] = Counter(stabilities).most_common(1)[0][0]
+
+
+def graph_to_dict(graph: nx.MultiDiGraph) -> dict:
+    """The graph as plain data: sorted nodes and edges, properties as they are."""
+    nodes = [{"id": node, **{k: v for k, v in sorted(data.items())}}
+             for node, data in sorted(graph.nodes(data=True))]
+    edges = [{"source": u, "target": v, **dict(sorted(data.items()))}
+             for u, v, _, data in sorted(graph.edges(keys=True, data=True),
+                                         key=lambda e: (e[0], e[2], e[1]))]
+    return {"format": FORMAT, "version": FORMAT_VERSION, "nodes": nodes, "edges": edges}
+
+
+def dict_to_graph(data: dict) -> nx.MultiDiGraph:
+    """Rebuild the graph from :func:`graph_to_dict` output."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GraphFileError("not a ptkg graph (no \"format\": \"ptkg-graph\")")
+    graph = nx.MultiDiGraph()
+    for node in data["nodes"]:
+        props = dict(node)
+        graph.add_node(props.pop("id"), **props)
+    for edge in data["edges"]:
+        props = dict(edge)
+        source, target = props.pop("source"), props.pop("target")
+        graph.add_edge(source, target, key=props["type"], **props)
+    return graph
+
+
+def generate_json(graph: nx.MultiDiGraph) -> str:
+    """The graph file's text: deterministic JSON."""
+    return json.dumps(graph_to_dict(graph), sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_graph(graph: nx.MultiDiGraph, path: str | Path) -> None:
+    """Write the graph to ``path`` atomically: a temp file in the same folder, then rename."""
+    write_atomic(path, generate_json(graph))
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step; on any failure the old file stays."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def read_graph(path: str | Path) -> nx.MultiDiGraph:
+    """Read a graph file written by :func:`write_graph`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf8")
+    except FileNotFoundError:
+        raise GraphFileError(f"{path}: no such graph file; build one with `ptkg build`") from None
+    except OSError as error:
+        raise GraphFileError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        return dict_to_graph(json.loads(text))
+    except GraphFileError as error:
+        raise GraphFileError(f"{path}: {error}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise GraphFileError(f"{path}: not a ptkg graph file ({error})") from None

@@ -1,0 +1,116 @@
+"""Post text as the extractors see it: markup masked, lines classified.
+
+Masking keeps every character at its offset (markup becomes spaces, line breaks stay), so an
+offset into the masked text is an offset into the post text: evidence keeps its place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HTML = re.compile(r"<!--.*?-->|<[^<>\n]{1,400}>", re.S)
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+_REF_LINK = re.compile(r"\[([^\]\n]*)\]\[[^\]\n]*\]")
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`")
+_LINE_MARK = re.compile(r"^(\s*)(#{1,6}\s+|>\s*|[*+-]\s+|\d{1,2}[.)]\s+)")
+_TABLE_RULE = re.compile(r"^[\s|:\-]+$")
+_CODE_LANG = {"python", "bash", "shell", "console", "sh", "text", "cpp", "c++", "yaml", "json",
+              "py"}
+_CODE_LINE = re.compile(
+    r"""^\s*(>>>|\.\.\.\s|\$\s|import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w|class\s+\w+[(:]|
+    return\b|for\s.+:\s*$|if\s.+:\s*$|elif\s|else:|with\s.+:\s*$|print\(|@\w|
+    [\w.\[\]'"]+\s*[+\-*/]?=(?!=)|[\w.]+\(.*\)[\s;,]*$|[)\]}],?\s*$|pip\s+install|conda\s+install|
+    torchrun\s|python\s+\S+\.py)""",
+    re.X,
+)
+_HEADING_END = re.compile(r"[.,;:]\s*$")
+_BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a post: its offsets in the post text and what kind of block it is."""
+
+    start: int
+    end: int
+    kind: str  # "heading", "bullet", "text" or "code"
+
+
+def mask(text: str, start: int, end: int) -> str:
+    """Return ``text`` with ``text[start:end]`` replaced by spaces (line breaks kept)."""
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def _blank(match: re.Match) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def _keep_label(match: re.Match) -> str:
+    whole, label = match.group(0), match.group(1)
+    return " " + label + " " * (len(whole) - len(label) - 1)
+
+
+def is_code_line(line: str) -> bool:
+    """Whether a line of plain text looks like a line of a code listing."""
+    stripped = line.strip()
+    return stripped.lower() in _CODE_LANG or bool(_CODE_LINE.match(line))
+
+
+def classify_lines(text: str) -> list[Line]:
+    """Split a post into lines and tell headings, bullets, text and code apart."""
+    lines, offset, in_fence = [], 0, False
+    for raw in text.split("\n"):
+        start, offset = offset, offset + len(raw) + 1
+        if _FENCE.match(raw):
+            in_fence = not in_fence
+            lines.append(Line(start, start + len(raw), "code"))
+            continue
+        lines.append(Line(start, start + len(raw), "code" if in_fence else _line_kind(raw)))
+    return lines
+
+
+def _line_kind(raw: str) -> str:
+    stripped = raw.strip()
+    if not stripped or _TABLE_RULE.match(stripped) or is_code_line(raw):
+        return "code"
+    if stripped.startswith("#"):
+        return "heading"
+    if _BULLET.match(raw):
+        return "bullet"
+    words = stripped.split()
+    if len(words) <= 14 and not _HEADING_END.search(stripped) and (
+        stripped[0].isupper() or stripped[0] in "[("
+    ):
+        return "heading"
+    return "text"
+
+
+def mask_markup(text: str, lines: list[Line] | None = None) -> str:
+    """Return ``text`` with markdown and HTML markup, URLs and code replaced by spaces.
+
+    The result has the same length as ``text``; link labels and inline code stay readable.
+
+    Examples
+    --------
+    >>> text = "## [Beta] **torch.fx** see [docs](https://x.y)"
+    >>> masked = mask_markup(text)
+    >>> masked.split(), len(masked) == len(text)
+    (['[Beta]', 'torch.fx', 'see', 'docs'], True)
+    """
+    lines = classify_lines(text) if lines is None else lines
+    out = list(text)
+    for line in lines:
+        if line.kind == "code":
+            for i in range(line.start, line.end):
+                out[i] = " "
+    masked = "".join(out)
+    for pattern, repl in ((_HTML, _blank), (_IMAGE, _blank), (_LINK, _keep_label),
+                          (_REF_LINK, _keep_label), (_URL, _blank), (_EMPHASIS, _blank)):
+        masked = pattern.sub(repl, masked)
+    masked = "\n".join(_LINE_MARK.sub(lambda m: " " * len(m.group(0)), row)
+                       for row in masked.split("\n"))
+    return masked.replace("|", " ")
