@@ -45,6 +45,12 @@ _NAMED = re.compile(
     r"\b(?P<name>(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)(?:\s+[A-Z][\w+/.-]*[A-Za-z0-9+]){0,2})"
     r"\s+(?P<kind>library|backend)\b"
 )
+_CAMEL = re.compile(r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*\b(?![.(/])")
+_DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# CamelCase words that are not features: sites, products of other fields.
+_NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
+                 "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
+                 "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList"}
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
               "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
 
@@ -167,6 +173,11 @@ class EntityFinder:
         for m in _TORCH_LIBRARY.finditer(text):
             name = self.library_names.get(m.group(0).lower(), m.group(0))
             yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
+        for m in _CAMEL.finditer(text):
+            if m.group(0) not in _NOT_FEATURES:
+                yield self._candidate(doc, m, "named", "Feature", m.group(0))
+        for m in _DOTTED_API.finditer(text):
+            yield self._candidate(doc, m, "api", "Feature", m.group(0))
         for m in _NAMED.finditer(text):
             name = m.group("name")
             if name.split()[0] in _NOT_NAMES:
@@ -281,12 +292,17 @@ def _clause_end(trigger: Span) -> int:
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
-    """The source closest before the trigger (or after it when the rule says so)."""
+    """The source closest before the trigger, else the first after it.
+
+    With ``after`` (rules like "as a backend for X") the source after the trigger comes first.
+    """
     before = [s for s in spans if s.end <= trigger.start]
     later = [s for s in spans if s.start >= trigger.end]
     if after and later:
         return later[0]
-    return before[-1] if before else None
+    if before:
+        return before[-1]
+    return later[0] if later else None
 
 
 def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:

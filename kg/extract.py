@@ -10,6 +10,7 @@ support for ROCm" in the PyTorch 1.8 post).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span
@@ -98,10 +99,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
         for s in spans
     )
     subject = subject_release(doc, title_doc)
-    post_entity = Entity("Post", post.url)
     facts = result.facts
-    if subject and title_doc is not None and _is_announcement(title_doc.text, subject):
-        facts.append(_fact("ANNOUNCES", post_entity, subject, "announces.title", title_doc[:]))
+    facts.extend(_announced(post, doc, lines, spans, title_doc))
     facts.extend(_heading_features(doc, lines, spans, subject))
     facts.extend(_released_with(spans, subject))
     facts.extend(_sentence_facts(doc, subject))
@@ -140,9 +139,29 @@ def subject_release(doc: Doc, title_doc: Doc | None) -> Entity | None:
     return None
 
 
-def _is_announcement(title: str, release: Entity) -> bool:
-    return bool(_ANNOUNCE.search(title)) or title.strip().lower().startswith(
-        release.name.lower())
+def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
+               title_doc: Doc | None) -> list[Fact]:
+    """A release named in an announcing title, and releases that open a section heading."""
+    source = Entity("Post", post.url)
+    facts = []
+    if title_doc is not None and _ANNOUNCE.search(title_doc.text):
+        facts.extend(_fact("ANNOUNCES", source, _entity(s), "announces.title", title_doc[:])
+                     for s in title_doc.spans["ptkg"] if s.label_ == "Release")
+    for line, release in _release_headings(lines, spans):
+        evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+        facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
+                           evidence))
+    return facts
+
+
+def _release_headings(lines: list[Line], spans: list[Span]) -> Iterator[tuple[Line, Span]]:
+    """Headings that start with a release: "torchaudio 0.5", "torch_xla 1.5 now available"."""
+    for line in lines:
+        if line.kind != "heading":
+            continue
+        first = next((s for s in spans if line.start <= s.start_char < line.end), None)
+        if first is not None and first.label_ == "Release" and first.start_char <= line.start + 4:
+            yield line, first
 
 
 def _heading_features(doc: Doc, lines: list[Line], spans: list[Span],
@@ -150,18 +169,20 @@ def _heading_features(doc: Doc, lines: list[Line], spans: list[Span],
     """Feature headings and bullets with a stability marker: the release INTRODUCES them."""
     markers = {doc[m.start].idx: m for m in doc.spans["ptkg_stability"]}
     facts, release = [], subject
+    section_releases = dict(_release_headings(lines, spans))
     for line in lines:
         inside = [s for s in spans if line.start <= s.start_char < line.end]
-        if line.kind == "heading":
-            heading_release = next((s for s in inside if s.label_ == "Release"), None)
-            if heading_release is not None and heading_release.start_char <= line.start + 2:
-                release = _entity(heading_release)
+        if line in section_releases:
+            release = _entity(section_releases[line])
         marker = next((m for start, m in markers.items() if line.start <= start < line.end), None)
         if marker is None or release is None or line.kind == "code":
             continue
+        evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         feature = _heading_feature(doc, line, marker, inside)
-        if feature is not None:
-            evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+        if feature is None:
+            facts.extend(_fact("SUPPORTS", release, _entity(s), "supports.marked_heading", evidence)
+                         for s in _leading_hardware(inside, marker))
+        else:
             facts.append(_fact("INTRODUCES", release, feature, "introduces.marked_heading",
                                evidence, marker.label_))
     return facts
@@ -171,7 +192,13 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     """The feature a marked line names: a known feature in it, else the line's own words."""
     text = doc.text[line.start:line.end]
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
-    known = [s for s in inside if s.label_ == "Feature" and s.start_char < head_end]
+    named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
+    leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
+    if leading and leading[0].label_ in ("Library", "Hardware", "Platform"):
+        return None  # "TorchServe (Experimental)", "[Beta] AMD GPU Binaries": not a feature
+    known = [s for s in named if s.label_ == "Feature" and (
+        (s in leading and _NAME_ENDS.match(doc.text[s.end_char:head_end]))
+        or _VIA.search(doc.text[line.start:s.start_char]))]
     if known:
         return _entity(known[0])
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
@@ -180,6 +207,16 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     if not name or len(name.split()) > 10:
         return None
     return Entity("Feature", name)
+
+
+_NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
+_VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
+
+
+def _leading_hardware(inside: list[Span], marker: Span) -> list[Span]:
+    """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries")."""
+    first = [s for s in inside if s.start_char <= marker.end_char + 2]
+    return [s for s in first if s.label_ in ("Hardware", "Platform")]
 
 
 def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
@@ -197,7 +234,11 @@ def _sentence_facts(doc: Doc, subject: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases; an implied source is the post's release."""
     facts = []
     for relation in doc._.ptkg_relations or []:
-        source = _entity(relation.source) if relation.source is not None else subject
+        source = _entity(relation.source) if relation.source is not None else None
+        if source is None and relation.type == "SUPPORTS":
+            source = subject
+        elif source == Entity("Library", CORE_LIBRARY) and relation.type == "SUPPORTS":
+            source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
         if source is None:
             continue
         facts.append(_fact(relation.type, source, _entity(relation.target), relation.rule,

@@ -28,6 +28,7 @@ _CODE_LINE = re.compile(
     re.X,
 )
 _HEADING_END = re.compile(r"[.,;:]\s*$")
+_MARKED_START = re.compile(r"[\[(](stable|beta|prototype|experimental)[\])]", re.I)
 _BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
 
 
@@ -69,8 +70,18 @@ def classify_lines(text: str) -> list[Line]:
             in_fence = not in_fence
             lines.append(Line(start, start + len(raw), "code"))
             continue
+        if in_fence and _looks_like_prose(raw):
+            in_fence = False  # an unclosed fence (the closing one lost in a text dump)
         lines.append(Line(start, start + len(raw), "code" if in_fence else _line_kind(raw)))
     return lines
+
+
+def _looks_like_prose(raw: str) -> bool:
+    stripped = raw.strip()
+    if is_code_line(raw) or not stripped:
+        return False
+    return bool(_MARKED_START.match(stripped)) or (
+        len(stripped.split()) >= 6 and stripped[-1] in ".!?" and stripped[0].isupper())
 
 
 def _line_kind(raw: str) -> str:
@@ -82,6 +93,8 @@ def _line_kind(raw: str) -> str:
     if _BULLET.match(raw):
         return "bullet"
     words = stripped.split()
+    if len(words) <= 6 and not _HEADING_END.search(stripped):
+        return "heading"
     if len(words) <= 14 and not _HEADING_END.search(stripped) and (
         stripped[0].isupper() or stripped[0] in "[("
     ):
