@@ -45,7 +45,9 @@ _NAMED = re.compile(
     r"\b(?P<name>(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)(?:\s+[A-Z][\w+/.-]*[A-Za-z0-9+]){0,2})"
     r"\s+(?P<kind>library|backend)\b"
 )
-_CAMEL = re.compile(r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*\b(?![.(/])")
+_CAMEL = re.compile(
+    r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*\b(?![.(/])"
+)
 _DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # CamelCase words that are not features: sites, products of other fields.
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
