@@ -46,13 +46,15 @@ _NAMED = re.compile(
     r"\s+(?P<kind>library|backend)\b"
 )
 _CAMEL = re.compile(
-    r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*\b(?![.(/])"
+    r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?:-\d+)?\b"
+    r"(?![.(/-])"
 )
 _DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # CamelCase words that are not features: sites, products of other fields.
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
                  "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList"}
+_WORD = re.compile(r"\W+")
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
               "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
 
@@ -190,6 +192,8 @@ class EntityFinder:
     def _candidate(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
                    group: int | str = 0) -> tuple:
         span = _char_span(doc, m.start(group), m.end(group), label, name)
+        if span is not None and _WORD.sub("", span.text) != _WORD.sub("", m.group(group)):
+            span = None  # the match is part of a longer word ("torch.compile'd")
         return PRIORITY[rule], span
 
     def to_disk(self, path, *, exclude=()) -> None:
