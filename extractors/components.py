@@ -22,6 +22,7 @@ from pathlib import Path
 import srsly
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
+from spacy.schemas import validate_token_pattern
 from spacy.tokens import Doc, Span
 
 PATTERNS_DIR = Path(__file__).parent / "patterns"
@@ -34,7 +35,7 @@ PRIORITY = {"release": 0, "pack": 1, "api": 1, "library": 2, "named": 3}
 
 _MARKER = re.compile(r"[\[(]\s*(stable|beta|prototype|experimental)\s*[\])]", re.I)
 _API = re.compile(r"(?<![\w.])[Tt]orch(?:\.[A-Za-z_]\w*)+")
-_TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?![.(])")
+_TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?!\.\w|\()")
 _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
 _BARE_RELEASE = re.compile(
     r"\b(?:(?:[Tt]he\s+(?:upcoming\s+)?)" + _VERSION + r"\s+release\b"
@@ -82,6 +83,10 @@ def read_patterns(path: Path) -> list[dict]:
             raise ValueError(f"{path}:{number}: not a JSON object ({error})") from None
         if not isinstance(record, dict) or not {"label", "pattern"} <= record.keys():
             raise ValueError(f"{path}:{number}: a pattern needs 'label' and 'pattern'")
+        pattern = record["pattern"]
+        errors = validate_token_pattern(pattern) if not isinstance(pattern, str) else []
+        if errors:
+            raise ValueError(f"{path}:{number}: invalid token pattern ({errors[0]})")
         patterns.append(record)
     return patterns
 
@@ -203,7 +208,7 @@ class EntityFinder:
 
     def from_disk(self, path, *, exclude=()) -> EntityFinder:
         self.patterns = []
-        self.add_patterns(srsly.read_jsonl(Path(path) / "patterns.jsonl"))
+        self.add_patterns(read_patterns(Path(path) / "patterns.jsonl"))
         return self
 
 
@@ -281,7 +286,7 @@ class RelationFinder:
         srsly.write_jsonl(path / "patterns.jsonl", list(self.rules.values()))
 
     def from_disk(self, path, *, exclude=()) -> RelationFinder:
-        self.add_patterns(srsly.read_jsonl(Path(path) / "patterns.jsonl"))
+        self.add_patterns(read_patterns(Path(path) / "patterns.jsonl"))
         return self
 
 

@@ -29,7 +29,7 @@ class BuildSummary:
 
 
 def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = "en_core_web_sm",
-          jobs: int = 1, strict: bool = False,
+          jobs: int = 1, strict: bool = False, report: SkipReport | None = None,
           progress: Callable[[int, int], Callable[[int], None]] | None = None) -> BuildSummary:
     """Build the graph of the posts in ``inputs`` and write it to ``graph_path``.
 
@@ -40,6 +40,8 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     model : ``"en_core_web_sm"`` or ``"blank"`` (rule components alone).
     jobs : processes for extraction; the graph is the same for any number.
     strict : fail on the first unusable row instead of skipping it.
+    report : collects the skipped rows, and is there to read when the build fails; when given,
+        its own ``strict`` applies instead of ``strict``.
     progress : called with (total posts, 0) and returns a callback that takes a step count.
 
     Raises
@@ -49,7 +51,7 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     """
     started = time.perf_counter()
     inputs = list(inputs)
-    report = SkipReport(strict=strict)
+    report = SkipReport(strict=strict) if report is None else report
     posts = list(read_posts(inputs, report))
     if not posts:
         where = ", ".join(map(str, inputs))

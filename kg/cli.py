@@ -79,8 +79,10 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress) -> Non
         ptkg build ../shared/corpus/pytorch_blog.jsonl --graph out/graph.json --jobs 2
     """
     from .build import build as run_build
+    from .records import SkipReport
 
     bar = None
+    skips = SkipReport(strict=strict)
 
     def start(total: int, _: int):
         nonlocal bar
@@ -90,20 +92,28 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress) -> Non
         return bar.update
 
     try:
-        summary = run_build(inputs, graph_path, model=model, jobs=jobs, strict=strict,
+        summary = run_build(inputs, graph_path, model=model, jobs=jobs, report=skips,
                             progress=start)
-    finally:
+    finally:  # the skipped rows are reported when the build fails too: they may be why
         if bar is not None:
             bar.close()
-    for skip in summary.skipped[:10]:
-        click.echo(f"skipped {skip}", err=True)
-    if report_path:
-        from .graph import write_atomic
-        write_atomic(report_path, "".join(f"{skip}\n" for skip in summary.skipped))
+        for skip in skips.skips[:10]:
+            click.echo(f"skipped {skip}", err=True)
+        if report_path:
+            _write_report(report_path, skips.skips)
     click.echo(f"wrote {graph_path}: {summary.posts} posts, "
                f"{sum(summary.nodes.values())} nodes, {sum(summary.edges.values())} edges, "
                f"{len(summary.skipped)} rows skipped, {summary.seconds:.1f}s")
     _echo_counts(summary.nodes, summary.edges)
+
+
+def _write_report(path: str, skipped: list) -> None:
+    from .graph import write_atomic
+
+    try:
+        write_atomic(path, "".join(f"{skip}\n" for skip in skipped))
+    except OSError as error:
+        raise click.ClickException(f"{path}: cannot write the report ({error.strerror})") from None
 
 
 def _echo_counts(nodes: dict[str, int], edges: dict[str, int]) -> None:
@@ -150,7 +160,7 @@ def query(cypher, graph_path, fmt, params) -> None:
 
     bound = dict(parse_param(p) for p in params)
     columns, rows = run_query(load_graph(graph_path), cypher, bound)
-    click.echo(format_rows(columns, rows, fmt))
+    click.echo(format_rows(columns, rows, fmt), nl=False)
 
 
 @main.command()
@@ -203,7 +213,7 @@ def eval_command(gold_paths, graph_path, fmt, show_errors) -> None:
             "stability_accuracy": report.stability_accuracy,
             "duplicates": report.duplicates}, indent=2))
         return
-    click.echo(format_rows(columns, rows, "table"))
+    click.echo(format_rows(columns, rows, "table"), nl=False)
     click.echo(f"stability accuracy: {report.stability_accuracy:.3f} "
                f"({report.stability_correct}/{report.stability_total})")
     click.echo(f"duplicate nodes: {len(report.duplicates)}")

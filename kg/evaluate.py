@@ -92,7 +92,11 @@ def read_gold(paths: list[str | Path]) -> Gold:
             data = json.loads(file.read_text(encoding="utf8"))
         except (OSError, ValueError) as error:
             raise InputError(f"cannot read gold file ({error})", str(file)) from None
-        _add_gold(gold, data)
+        try:
+            _add_gold(gold, data)
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise InputError(f"not a gold file ({type(error).__name__}: {error}); see "
+                             "tests/gold/GUIDELINES.md", str(file)) from None
     return gold
 
 

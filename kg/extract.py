@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spacy.tokens import Doc, Span
 
@@ -70,7 +70,7 @@ class Fact:
     source: Entity
     target: Entity
     rule: str
-    start: int  # offsets of the evidence in the post text
+    start: int  # offsets of the evidence in the post text; -1 when read from the title
     end: int
     evidence: str
     stability: str | None = None
@@ -104,8 +104,15 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_heading_features(doc, lines, spans, subject))
     facts.extend(_released_with(spans, subject))
     facts.extend(_sentence_facts(doc, subject))
-    result.facts = sorted({f for f in facts if _fits(f)})
+    result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
+
+
+def _with_post_text(fact: Fact, text: str) -> Fact:
+    """Evidence as the post wrote it (the pipeline saw it with markup masked)."""
+    if fact.start < 0:  # read from the title, not the text
+        return fact
+    return replace(fact, evidence=" ".join(text[fact.start:fact.end].split()))
 
 
 def _fits(fact: Fact) -> bool:
@@ -145,7 +152,8 @@ def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
     source = Entity("Post", post.url)
     facts = []
     if title_doc is not None and _ANNOUNCE.search(title_doc.text):
-        facts.extend(_fact("ANNOUNCES", source, _entity(s), "announces.title", title_doc[:])
+        title = " ".join(title_doc.text.split())
+        facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
                      for s in title_doc.spans["ptkg"] if s.label_ == "Release")
     for line, release in _release_headings(lines, spans):
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")

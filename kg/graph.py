@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -107,9 +108,9 @@ def _add_releases(graph: nx.MultiDiGraph) -> None:
             continue
         library, _, version = data["name"].rpartition(" ")
         data.update(library=library, version=version)
-        dates = sorted(graph.nodes[post].get("date") for post, _, key in
-                       graph.in_edges(node, keys=True) if key == "ANNOUNCES")
-        if dates and dates[0]:
+        dates = sorted(date for post, _, key in graph.in_edges(node, keys=True)
+                       if key == "ANNOUNCES" and (date := graph.nodes[post].get("date")))
+        if dates:
             data["date"] = dates[0]
         library_node = _add_entity(graph, Entity("Library", library))
         graph.add_edge(library_node, node, key="HAS_RELEASE", type="HAS_RELEASE")
@@ -148,7 +149,7 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
             continue
         data["sources"] = [r[0] for r in reads]
         data["evidence"] = [r[3] for r in reads]
-        data["offsets"] = [[r[1], r[2]] for r in reads]
+        data["offsets"] = [[r[1], r[2]] if r[1] >= 0 else None for r in reads]
         data["rules"] = sorted({r[4] for r in reads})
         data["count"] = len(reads)
         stabilities = [r[5] for r in reads if r[5]]
@@ -187,8 +188,19 @@ def generate_json(graph: nx.MultiDiGraph) -> str:
 
 
 def write_graph(graph: nx.MultiDiGraph, path: str | Path) -> None:
-    """Write the graph to ``path`` atomically: a temp file in the same folder, then rename."""
-    write_atomic(path, generate_json(graph))
+    """Write the graph to ``path`` atomically: a temp file in the same folder, then rename.
+
+    Raises
+    ------
+    GraphFileError
+        The file cannot be written (the old file, if any, is left as it was).
+    """
+    text = generate_json(graph)
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise GraphFileError(f"{path}: cannot write the graph ({reason})") from None
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -198,6 +210,7 @@ def write_atomic(path: str | Path, text: str) -> None:
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf8") as file:
+            os.fchmod(file.fileno(), _file_mode(path))  # mkstemp's 0600 would hide it from others
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
@@ -205,6 +218,16 @@ def write_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions of the file being replaced, else those a new file would get."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def read_graph(path: str | Path) -> nx.MultiDiGraph:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
 from ptkg import readers
 from ptkg.errors import InputError
 from ptkg.readers import (

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from ptkg import readers
 from ptkg.errors import InputError
 from ptkg.records import Post, SkipReport

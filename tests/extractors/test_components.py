@@ -1,0 +1,123 @@
+"""Tests of the spaCy components on small documents, through ``load_nlp("blank")``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ptkg.extractors.components import ENTITY_PATTERNS, EntityFinder, read_patterns
+from ptkg.text import mask_markup
+
+
+def entities(nlp, text: str, label: str | None = None) -> set[tuple[str, str, str]]:
+    """(surface, label, canonical name) of the entities found in ``text``."""
+    doc = nlp(mask_markup(text))
+    return {(span.text, span.label_, span.id_) for span in doc.spans["ptkg"]
+            if label is None or span.label_ == label}
+
+
+def pack_names() -> set[str]:
+    return {record.get("id") or record["pattern"] for record in read_patterns(ENTITY_PATTERNS)
+            if isinstance(record.get("id") or record["pattern"], str)}
+
+
+@pytest.mark.parametrize(("text", "surface", "name"), [
+    ("PyTorch v1.12 is now available.", "PyTorch v1.12", "PyTorch 1.12"),
+    ("We released TorchVision v0.11 today.", "TorchVision v0.11", "torchvision 0.11"),
+    ("torch_xla 1.5 now available.", "torch_xla 1.5", "PyTorch/XLA 1.5"),
+    ("This is new in the 1.12 release of the library.", "the 1.12 release", "PyTorch 1.12"),
+    ("PyTorch version 1.8 ships today.", "PyTorch version 1.8", "PyTorch 1.8"),
+])
+def test_entity_finder_release(blank_nlp, text, surface, name):
+    assert entities(blank_nlp, text, "Release") == {(surface, "Release", name)}
+
+
+@pytest.mark.parametrize("text", ["The 12.5% speedup in 1.12x time is large."])
+def test_entity_finder_no_release_in_numbers(blank_nlp, text):
+    assert entities(blank_nlp, text, "Release") == set()
+
+
+@pytest.mark.parametrize("name", ["torch.nn.utils.parametrize", "torch.quux"])
+def test_entity_finder_unknown_torch_api_is_feature(blank_nlp, name):
+    assert name not in pack_names()
+    assert entities(blank_nlp, f"You can call {name} on any module.") == {
+        (name, "Feature", name)}
+
+
+@pytest.mark.parametrize("text", ["We use torchfoo for loading data.",
+                                  "Today we are releasing torchfoo."],
+                         ids=["inside-sentence", "end-of-sentence"])
+def test_entity_finder_unknown_torch_library(blank_nlp, text):
+    assert entities(blank_nlp, text) == {("torchfoo", "Library", "torchfoo")}
+
+
+@pytest.mark.parametrize(("text", "surface"), [
+    ("Training uses Metal Performance Shaders on the Mac.", "Metal Performance Shaders"),
+    ("The MPS backend maps ops to kernels.", "MPS"),
+])
+def test_entity_finder_mps(blank_nlp, text, surface):
+    assert (surface, "Hardware", "MPS") in entities(blank_nlp, text, "Hardware")
+    assert blank_nlp.get_pipe("ptkg_entities").kinds["MPS"] == "backend"
+
+
+@pytest.mark.parametrize(("marker", "stability"), [
+    ("[Beta]", "Beta"), ("(Prototype)", "Prototype"), ("[Stable]", "Stable"),
+    ("(Experimental)", "Prototype"), ("[ beta ]", "Beta"),
+])
+def test_entity_finder_stability_marker(blank_nlp, marker, stability):
+    doc = blank_nlp(mask_markup(f"## {marker} Remote Module"))
+    assert [(span.text, span.label_) for span in doc.spans["ptkg_stability"]] == [
+        (marker, stability)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("PyTorch 1.8 adds support for ROCm.", ("SUPPORTS", "PyTorch 1.8", "ROCm")),
+    ("The PyTorch/XLA FSDP wrapper shards weights.", ("PART_OF", "FSDP", "PyTorch/XLA")),
+])
+def test_relation_finder_reads_sentence(blank_nlp, text, expected):
+    doc = blank_nlp(mask_markup(text))
+    found = {(r.type, r.source.id_ if r.source is not None else None, r.target.id_)
+             for r in doc._.ptkg_relations}
+    assert expected in found
+
+
+GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
+
+
+@pytest.mark.parametrize("bad", [
+    "not json",
+    '["label", "pattern"]',
+    '{"label": "Feature"}',
+    '{"label": "Feature", "pattern": [{"NOT_AN_ATTRIBUTE": "x"}], "id": "x"}',
+], ids=["not-json", "not-object", "no-pattern", "invalid-token-pattern"])
+def test_pattern_file_bad_line_names_file_and_line(blank_nlp, tmp_path, bad):
+    path = tmp_path / "entities.jsonl"
+    path.write_text(f"{GOOD_LINE}\n{bad}\n", encoding="utf8")
+    finder = EntityFinder(blank_nlp)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}:2: "):
+        finder.add_patterns(read_patterns(path))
+
+
+def test_entity_finder_from_disk_bad_line_names_file_and_line(blank_nlp, tmp_path):
+    path = tmp_path / "patterns.jsonl"
+    path.write_text(f"{GOOD_LINE}\nnot json\n", encoding="utf8")
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}:2: "):
+        EntityFinder(blank_nlp).from_disk(tmp_path)
+
+
+def test_entity_finder_disk_round_trip(blank_nlp, tmp_path):
+    records = [{"label": "Feature", "pattern": "Remote Module", "id": "Remote Module"},
+               {"label": "Hardware", "pattern": "Metal Performance Shaders", "id": "MPS",
+                "kind": "backend"},
+               {"label": "Library", "pattern": [{"ORTH": "JAX"}], "id": "JAX"}]
+    finder = EntityFinder(blank_nlp)
+    finder.add_patterns(records)
+    finder.to_disk(tmp_path / "finder")
+    loaded = EntityFinder(blank_nlp).from_disk(tmp_path / "finder")
+    doc = loaded(blank_nlp.make_doc("Remote Module runs on Metal Performance Shaders, not JAX."))
+    assert loaded.patterns == records
+    assert {(s.text, s.label_, s.id_) for s in doc.spans["ptkg"]} == {
+        ("Remote Module", "Feature", "Remote Module"),
+        ("Metal Performance Shaders", "Hardware", "MPS"), ("JAX", "Library", "JAX")}
+    assert loaded.kinds == {"MPS": "backend"}

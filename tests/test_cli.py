@@ -1,0 +1,304 @@
+"""Tests of the ``ptkg`` command line, through click's CliRunner, on the sample graph."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from ptkg.cli import main
+from ptkg.evaluate import evaluate, read_gold, report_rows
+from ptkg.graph import node_id
+
+ISSUE_QUERY = ('MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = "PyTorch 1.8" '
+               "RETURN f.name, i.stability")
+PARAM_QUERY = ("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $release "
+               "RETURN f.name, i.stability")
+URL_18 = "https://pytorch.org/blog/pytorch-1.8-released/"
+GOOD_ROW = '{"url": "https://pytorch.org/blog/a/", "text": "PyTorch 1.8 adds torch.fx."}'
+COMMANDS = sorted(main.commands)
+
+
+def run(*args: str, catch: bool = True):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch)
+
+
+def count_lines(graph) -> list[str]:
+    """The ``nodes:`` and ``edges:`` lines, counted here from the graph itself."""
+    nodes = Counter(data["label"] for _, data in graph.nodes(data=True))
+    edges = Counter(key for _, _, key in graph.edges(keys=True))
+    return ["nodes: " + ", ".join(f"{k} {v}" for k, v in sorted(nodes.items())),
+            "edges: " + ", ".join(f"{k} {v}" for k, v in sorted(edges.items()))]
+
+
+def introduced_by_18(graph) -> set[tuple[str, str | None]]:
+    return {(graph.nodes[v]["name"], data.get("stability"))
+            for _, v, key, data in graph.out_edges(node_id("Release", "PyTorch 1.8"), keys=True,
+                                                  data=True)
+            if key == "INTRODUCES"}
+
+
+def error_lines(result) -> list[str]:
+    return [line for line in result.output.splitlines() if line.startswith("Error:")]
+
+
+# --------------------------------------------------------------------------- build
+
+
+def test_build_writes_graph_and_summary(tmp_path, sample_path, sample_graph, sample_graph_json):
+    path = tmp_path / "tmp" / "graph.json"
+    result = run("build", sample_path, "--graph", path, catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(
+        rf"wrote {re.escape(str(path))}: 8 posts, {sample_graph.number_of_nodes()} nodes, "
+        rf"{sample_graph.number_of_edges()} edges, 0 rows skipped, \d+\.\ds", lines[0])
+    assert lines[1:] == count_lines(sample_graph)
+    assert result.stderr == ""
+    assert path.read_text(encoding="utf8") == sample_graph_json
+
+
+def write_rows(tmp_path, *rows: str):
+    path = tmp_path / "posts.jsonl"
+    path.write_text("".join(row + "\n" for row in rows), encoding="utf8")
+    return path
+
+
+def test_build_report_lists_skipped_rows(tmp_path):
+    posts = write_rows(tmp_path, GOOD_ROW, "not json", '{"text": "no url"}')
+    report = tmp_path / "skipped.txt"
+    result = run("build", posts, "--graph", tmp_path / "graph.json", "--model", "blank",
+                 "--report", report, catch=False)
+    assert result.exit_code == 0
+    graph = re.escape(str(tmp_path / "graph.json"))
+    assert re.fullmatch(rf"wrote {graph}: 1 posts, \d+ nodes, \d+ edges, 2 rows skipped, \d+\.\ds",
+                        result.stdout.splitlines()[0])
+    reported = report.read_text(encoding="utf8").splitlines()
+    assert [line.split(": ")[0] for line in reported] == [f"{posts}:2", f"{posts}:3"]
+    assert result.stderr.splitlines() == [f"skipped {line}" for line in reported]
+
+
+def test_build_report_is_written_when_no_post_is_usable(tmp_path):
+    posts = write_rows(tmp_path, '{"text": "no url"}', "not json")
+    report = tmp_path / "skipped.txt"
+    result = run("build", posts, "--graph", tmp_path / "graph.json", "--report", report)
+    assert result.exit_code == 1
+    reported = report.read_text(encoding="utf8").splitlines()
+    assert [line.split(": ")[0] for line in reported] == [f"{posts}:1", f"{posts}:2"]
+    assert error_lines(result) == [f"Error: {posts}: no usable post found (2 rows skipped)"]
+
+
+def test_build_missing_input_names_file(tmp_path):
+    missing = tmp_path / "nope.txt"
+    result = run("build", missing, "--graph", tmp_path / "graph.json")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == error_lines(result)
+    assert len(error_lines(result)) == 1
+    assert error_lines(result)[0].startswith(f"Error: {missing}: ")
+
+
+@pytest.mark.parametrize("content", [
+    "hello\nworld\n",
+    "{\"text\": \"no url\"}\nnot json\n{\"url\": \"ftp://x/\", \"text\": \"PyTorch 1.8\"}\n",
+    "",
+], ids=["unknown-format", "only-bad-rows", "empty-file"])
+def test_build_without_usable_post_fails(tmp_path, content):
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text(content, encoding="utf8")
+    result = run("build", posts, "--graph", tmp_path / "graph.json")
+    assert result.exit_code == 1
+    assert len(error_lines(result)) == 1
+    assert error_lines(result)[0].startswith(f"Error: {posts}: ")
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "graph.json").exists()
+
+
+def test_build_strict_fails_on_malformed_row(tmp_path):
+    posts = write_rows(tmp_path, GOOD_ROW, "not json", GOOD_ROW)
+    graph = tmp_path / "graph.json"
+    result = run("build", posts, "--graph", graph, "--strict", "--model", "blank")
+    assert result.exit_code == 1
+    assert len(error_lines(result)) == 1
+    assert error_lines(result)[0].startswith(f"Error: {posts}:2: ")
+    assert not graph.exists()
+
+
+def test_build_failure_leaves_graph_file_untouched(tmp_path, sample_graph_json):
+    graph = tmp_path / "graph.json"
+    graph.write_text(sample_graph_json, encoding="utf8")
+    posts = write_rows(tmp_path, '{"text": "no url"}')
+    result = run("build", posts, "--graph", graph)
+    assert result.exit_code == 1
+    assert graph.read_text(encoding="utf8") == sample_graph_json
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.json", "posts.jsonl"]
+
+
+def test_build_unwritable_graph_path_is_one_line_error(tmp_path):
+    posts = write_rows(tmp_path, GOOD_ROW)
+    graph = tmp_path / "posts.jsonl" / "graph.json"
+    result = run("build", posts, "--graph", graph, "--model", "blank")
+    assert result.exit_code == 1
+    assert len(error_lines(result)) == 1
+    assert error_lines(result)[0].startswith(f"Error: {graph}: cannot write the graph (")
+    assert "Traceback" not in result.output
+
+
+# --------------------------------------------------------------------------- stats, query
+
+
+def test_stats_counts_nodes_and_edges(sample_graph_file, sample_graph):
+    result = run("stats", "--graph", sample_graph_file, catch=False)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"{sample_graph_file}: {sample_graph.number_of_nodes()} nodes, "
+        f"{sample_graph.number_of_edges()} edges", *count_lines(sample_graph)]
+
+
+@pytest.mark.parametrize("command", ["stats", "show torch.fx", "query MATCH_(n)_RETURN_n",
+                                     "eval --gold tests/gold/sample.json"])
+def test_command_missing_graph_is_one_line_error(tmp_path, repo_root, monkeypatch, command):
+    monkeypatch.chdir(repo_root)
+    missing = tmp_path / "graph.json"
+    args = [a.replace("_", " ") for a in command.split()]
+    result = run(*args, "--graph", missing)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"Error: {missing}: no such graph file; build one with `ptkg build`"]
+
+
+def test_query_issue_example_json(sample_graph_file, sample_graph):
+    result = run("query", ISSUE_QUERY, "--graph", sample_graph_file, "--format", "json",
+                 catch=False)
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)
+    assert {"f.name": "torch.fx", "i.stability": "Beta"} in rows
+    assert {(row["f.name"], row["i.stability"]) for row in rows} == introduced_by_18(sample_graph)
+    assert len(rows) == len(introduced_by_18(sample_graph))
+    assert result.stdout.endswith("]\n")
+    assert not result.stdout.endswith("\n\n")
+
+
+def test_query_param_binds_value(sample_graph_file, sample_graph):
+    result = run("query", PARAM_QUERY, "--graph", sample_graph_file, "--format", "csv",
+                 "--param", "release=PyTorch 1.8", catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "f.name,i.stability"
+    assert sorted(lines[1:]) == sorted(f"{name},{stability or ''}"
+                                       for name, stability in introduced_by_18(sample_graph))
+
+
+@pytest.mark.parametrize(("cypher", "params", "message"), [
+    ("MATCH (r:Release RETURN r", [], "Error: Cypher syntax error"),
+    (PARAM_QUERY, [], "Error: missing value for query parameter(s) $release"),
+], ids=["syntax-error", "missing-param"])
+def test_query_bad_query_is_usage_error(sample_graph_file, cypher, params, message):
+    result = run("query", cypher, "--graph", sample_graph_file, *params)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert len(error_lines(result)) == 1
+    assert error_lines(result)[0].startswith(message)
+    assert result.output.splitlines()[-1] == error_lines(result)[0]
+
+
+# --------------------------------------------------------------------------- show
+
+
+def test_show_lists_aliases_relations_evidence_and_post(sample_graph_file):
+    result = run("show", "torch.fx", "--graph", sample_graph_file, catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Feature: torch.fx"
+    expected = {
+        "  aliases: FX",
+        "  stability: Beta",
+        "  <- INTRODUCES [Beta] Release:PyTorch 1.8",
+        '      "[Beta] Python code Transformations with FX"',
+        f"        {URL_18}",
+    }
+    assert expected - set(lines) == set()
+
+
+@pytest.mark.parametrize("name", ["FX", "TORCH.FX", "`torch.fx`"])
+def test_show_finds_entity_by_alias_or_form(sample_graph_file, name):
+    result = run("show", name, "--graph", sample_graph_file, catch=False)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "Feature: torch.fx"
+
+
+def test_show_unknown_name_lists_closest(sample_graph_file):
+    result = run("show", "torch.fxx", "--graph", sample_graph_file)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    prefix = f"Error: no entity named 'torch.fxx' in {sample_graph_file}; closest: "
+    assert len(lines) == 1
+    assert lines[0].startswith(prefix)
+    assert lines[0][len(prefix):].split(", ")[0] == "torch.fx"
+
+
+# --------------------------------------------------------------------------- eval
+
+
+def test_eval_prints_table_and_stability(sample_graph_file, sample_graph, gold_sample_path):
+    result = run("eval", "--gold", gold_sample_path, "--graph", sample_graph_file, catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    report = evaluate(sample_graph, read_gold([gold_sample_path]))
+    rows = report_rows(report)
+    assert lines[0].split() == ["part", "name", "precision", "recall", "f1", "tp", "predicted",
+                                "gold"]
+    assert [line.split() for line in lines[2:2 + len(rows)]] == [
+        [str(cell) for cell in row] for row in rows]
+    assert lines[2 + len(rows):] == [
+        f"stability accuracy: {report.stability_accuracy:.3f} "
+        f"({report.stability_correct}/{report.stability_total})",
+        f"duplicate nodes: {len(report.duplicates)}",
+        *("  " + " = ".join(group) for group in report.duplicates)]
+
+
+def test_eval_json_format(sample_graph_file, gold_sample_path):
+    result = run("eval", "--gold", gold_sample_path, "--graph", sample_graph_file,
+                 "--format", "json", catch=False)
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert set(data) == {"rows", "stability_accuracy", "duplicates"}
+    assert {(row["part"], row["name"]) for row in data["rows"]} >= {
+        ("entities", "all"), ("relations", "all"), ("relations", "INTRODUCES")}
+
+
+@pytest.mark.parametrize("content", ['{"posts": []}', "[1]", "not json"],
+                         ids=["no-entities", "list", "not-json"])
+def test_eval_bad_gold_is_one_line_error(tmp_path, sample_graph_file, content):
+    gold = tmp_path / "gold.json"
+    gold.write_text(content, encoding="utf8")
+    result = run("eval", "--gold", gold, "--graph", sample_graph_file)
+    assert result.exit_code == 1
+    assert len(result.output.splitlines()) == 1
+    assert result.output.startswith(f"Error: {gold}: ")
+
+
+# --------------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize("args", [["-h"], ["--help"]])
+def test_main_help_lists_commands(args):
+    result = run(*args, catch=False)
+    assert result.exit_code == 0
+    listed = {line.split()[0] for line in result.stdout.split("Commands:")[1].splitlines()
+              if line.strip()}
+    assert listed == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command_has_help_with_example(command):
+    result = run(command, "-h", catch=False)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"Usage: main {command} ")
+    summary = main.commands[command].help.split("\n")[0]
+    assert summary.strip()
+    assert " ".join(summary.split()) in " ".join(result.stdout.split())
+    assert "Example:" in result.stdout
+    assert f"ptkg {command} " in result.stdout

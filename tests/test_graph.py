@@ -1,0 +1,284 @@
+"""Tests of ptkg.graph: determinism, the JSON file, derived edges, resolution, atomic writes."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import stat
+
+import networkx as nx
+import pytest
+
+from ptkg.errors import GraphFileError
+from ptkg.extract import Entity, Fact, Mention, PostFacts
+from ptkg.graph import (
+    build_graph,
+    dict_to_graph,
+    generate_json,
+    graph_to_dict,
+    node_id,
+    read_graph,
+    write_graph,
+)
+from ptkg.pipeline import run_extraction
+from ptkg.readers import read_posts
+from ptkg.records import Post
+
+BLOG = "https://pytorch.org/blog/"
+
+
+def mention(label: str, name: str, surface: str | None = None) -> Mention:
+    surface = name if surface is None else surface
+    return Mention(Entity(label, name), surface, 0, len(surface))
+
+
+def fact(type_: str, source: Entity, target: Entity, stability: str | None = None,
+         evidence: str = "A sentence.") -> Fact:
+    return Fact(type_, source, target, "test.rule", 0, len(evidence), evidence, stability)
+
+
+def post_facts(slug: str, mentions=(), facts=(), date: str | None = None) -> PostFacts:
+    return PostFacts(BLOG + slug + "/", slug, date, None, list(mentions), list(facts))
+
+
+def release(name: str) -> Entity:
+    return Entity("Release", name)
+
+
+def edges_of(graph: nx.MultiDiGraph, type_: str) -> set[tuple[str, str]]:
+    return {(graph.nodes[u]["name"], graph.nodes[v]["name"])
+            for u, v, key in graph.edges(keys=True) if key == type_}
+
+
+def nodes_of(graph: nx.MultiDiGraph, label: str) -> dict[str, dict]:
+    return {data["name"]: data for _, data in graph.nodes(data=True) if data["label"] == label}
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def test_build_graph_twice_gives_same_bytes(sample_results, sample_graph_json):
+    assert generate_json(build_graph(sample_results)) == sample_graph_json
+
+
+def test_build_graph_result_order_does_not_matter(sample_results, sample_graph_json):
+    assert generate_json(build_graph(list(reversed(sample_results)))) == sample_graph_json
+
+
+@pytest.mark.parametrize("jobs", [2])
+def test_run_extraction_jobs_same_graph_on_sample(sample_posts, sample_graph_json, jobs):
+    results = run_extraction(list(sample_posts.values()), model="en_core_web_sm", jobs=jobs)
+    assert generate_json(build_graph(results)) == sample_graph_json
+
+
+@pytest.mark.parametrize("jobs", [3])
+def test_run_extraction_jobs_same_graph_on_corpus_posts(corpus_dir, jobs):
+    posts = list(itertools.islice(read_posts([corpus_dir / "pytorch_blog.jsonl"]), 10))
+    one = generate_json(build_graph(run_extraction(posts, model="blank", jobs=1)))
+    assert generate_json(build_graph(run_extraction(posts, model="blank", jobs=jobs))) == one
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def test_graph_to_dict_round_trip(sample_graph):
+    data = graph_to_dict(sample_graph)
+    assert graph_to_dict(dict_to_graph(json.loads(json.dumps(data)))) == data
+
+
+def odd_graph() -> nx.MultiDiGraph:
+    graph = nx.MultiDiGraph()
+    names = ["Ünïcode “quoted” name", "tab\tand\nnewline", "back\\slash \"q\"", "日本語 1.0",
+             "Feature:with:colons"]
+    for name in names:
+        graph.add_node(node_id("Feature", name), label="Feature", name=name, aliases=[name[:3]])
+    graph.add_edge(node_id("Feature", names[0]), node_id("Feature", names[1]), key="BASED_ON",
+                   type="BASED_ON", sources=[BLOG + "é/"], evidence=["“Ünïcode” ✓"],
+                   offsets=[[0, 9]], rules=["test.rule"], count=1)
+    return graph
+
+
+@pytest.mark.parametrize("make_graph", [odd_graph], ids=["unicode-and-odd-names"])
+def test_write_graph_read_graph_round_trip(tmp_path, make_graph):
+    graph = make_graph()
+    path = tmp_path / "graph.json"
+    write_graph(graph, path)
+    back = read_graph(path)
+    assert sorted(back.nodes(data=True)) == sorted(graph.nodes(data=True))
+    assert sorted(back.edges(keys=True, data=True)) == sorted(graph.edges(keys=True, data=True))
+    assert path.read_text(encoding="utf8") == generate_json(graph)
+
+
+# --------------------------------------------------------------------------- derived edges
+
+
+def test_build_graph_precedes_follows_version_order():
+    posts = [post_facts(f"pytorch-{v}", [mention("Release", f"PyTorch {v}")])
+             for v in ("1.9", "1.10", "1.8")]
+    posts.append(post_facts("vision", [mention("Release", "torchvision 0.6"),
+                                       mention("Release", "torchvision 0.11")]))
+    graph = build_graph(posts)
+    assert edges_of(graph, "PRECEDES") == {("PyTorch 1.8", "PyTorch 1.9"),
+                                           ("PyTorch 1.9", "PyTorch 1.10"),
+                                           ("torchvision 0.6", "torchvision 0.11")}
+
+
+def test_build_graph_has_release_links_library():
+    graph = build_graph([post_facts("p", [mention("Release", "PyTorch 1.10"),
+                                          mention("Release", "PyTorch/XLA 1.5")])])
+    assert edges_of(graph, "HAS_RELEASE") == {("PyTorch", "PyTorch 1.10"),
+                                              ("PyTorch/XLA", "PyTorch/XLA 1.5")}
+    releases = nodes_of(graph, "Release")
+    assert {(n, d["library"], d["version"]) for n, d in releases.items()} == {
+        ("PyTorch 1.10", "PyTorch", "1.10"), ("PyTorch/XLA 1.5", "PyTorch/XLA", "1.5")}
+
+
+def test_build_graph_release_date_ignores_undated_posts():
+    """A release announced by a dated and an undated post takes the dated post's date."""
+    target = release("PyTorch 1.8")
+    posts = [post_facts(slug, [mention("Release", "PyTorch 1.8")],
+                        [fact("ANNOUNCES", Entity("Post", BLOG + slug + "/"), target)], date)
+             for slug, date in [("undated", None), ("dated", "2021-03-04"),
+                                ("later", "2021-05-01")]]
+    graph = build_graph(posts)
+    assert graph.nodes[node_id("Release", "PyTorch 1.8")]["date"] == "2021-03-04"
+
+
+@pytest.mark.parametrize(("stated", "latest"), [
+    ({"1.8": "Prototype", "1.9": "Beta", "1.10": "Stable"}, "Stable"),
+    ({"1.10": "Beta", "1.9": "Stable"}, "Beta"),
+], ids=["prototype-beta-stable", "latest-is-not-highest-string"])
+def test_build_graph_feature_stability_is_latest_release(stated, latest):
+    feature = Entity("Feature", "Remote Module")
+    posts = [post_facts(f"pytorch-{version}", [mention("Release", f"PyTorch {version}")],
+                        [fact("INTRODUCES", release(f"PyTorch {version}"), feature, stability)])
+             for version, stability in stated.items()]
+    graph = build_graph(posts)
+    assert graph.nodes[node_id("Feature", "Remote Module")]["stability"] == latest
+    assert {(graph.nodes[u]["name"], d["stability"]) for u, _, k, d
+            in graph.in_edges(node_id("Feature", "Remote Module"), keys=True, data=True)
+            if k == "INTRODUCES"} == {(f"PyTorch {v}", s) for v, s in stated.items()}
+
+
+def test_build_graph_same_fact_twice_is_one_edge():
+    source, target = release("PyTorch 1.8"), Entity("Hardware", "ROCm")
+    posts = [post_facts(slug, [mention("Release", "PyTorch 1.8"), mention("Hardware", "ROCm")],
+                        [fact("SUPPORTS", source, target, evidence=f"Sentence {slug}.")])
+             for slug in ("b", "a")]
+    graph = build_graph(posts)
+    edge = graph.edges[node_id("Release", "PyTorch 1.8"), node_id("Hardware", "ROCm"), "SUPPORTS"]
+    assert (edge["sources"], edge["evidence"], edge["count"]) == (
+        [BLOG + "a/", BLOG + "b/"], ["Sentence a.", "Sentence b."], 2)
+    assert graph.number_of_edges(node_id("Release", "PyTorch 1.8"),
+                                 node_id("Hardware", "ROCm")) == 1
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+@pytest.mark.parametrize(("label", "forms", "name"), [
+    ("Feature", ["torch.compile", "`torch.compile`", "torch.compile()"], "torch.compile"),
+    ("Release", ["torchvision 0.11", "TorchVision v0.11"], None),
+], ids=["torch.compile", "torchvision-0.11"])
+def test_build_graph_merges_name_forms(label, forms, name):
+    graph = build_graph([post_facts("p", [mention(label, form) for form in forms])])
+    nodes = nodes_of(graph, label)
+    assert len(nodes) == 1
+    (found, data), = nodes.items()
+    assert {found, *data["aliases"]} == set(forms)
+    assert name is None or found == name
+
+
+def test_build_graph_merges_forms_read_from_text():
+    text = ("TorchVision v0.11 is out. We released torchvision 0.11 with new models.\n"
+            "Use torch.compile, `torch.compile` or torch.compile() on them.")
+    post = Post(BLOG + "p/", text, "Title")
+    graph = build_graph(run_extraction([post], model="blank"))
+    assert set(nodes_of(graph, "Release")) == {"torchvision 0.11"}
+    assert nodes_of(graph, "Release")["torchvision 0.11"]["aliases"] == ["TorchVision v0.11"]
+    assert set(nodes_of(graph, "Feature")) == {"torch.compile"}
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def broken_graph() -> nx.MultiDiGraph:
+    graph = nx.MultiDiGraph()
+    graph.add_node("Feature:x", label="Feature", name="x", aliases={"not", "a list"})
+    return graph
+
+
+def fail_replace(monkeypatch):
+    def replace(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", replace)
+
+
+def fail_fsync(monkeypatch):
+    def fsync(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+@pytest.mark.parametrize(("make_graph", "sabotage", "error"), [
+    (odd_graph, fail_replace, GraphFileError),
+    (odd_graph, fail_fsync, GraphFileError),
+    (broken_graph, lambda monkeypatch: None, TypeError),
+], ids=["replace-fails", "write-fails", "not-serializable"])
+def test_write_graph_failure_keeps_old_file(tmp_path, monkeypatch, make_graph, sabotage, error):
+    path = tmp_path / "graph.json"
+    path.write_text("old graph\n", encoding="utf8")
+    graph = make_graph()
+    sabotage(monkeypatch)
+    with pytest.raises(error):
+        write_graph(graph, path)
+    assert path.read_text(encoding="utf8") == "old graph\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.json"]
+
+
+def test_write_graph_unwritable_folder_raises_graph_file_error(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf8")
+    path = tmp_path / "file" / "graph.json"
+    with pytest.raises(GraphFileError, match=f"^{re.escape(str(path))}: cannot write the graph"):
+        write_graph(odd_graph(), path)
+
+
+def test_write_graph_new_file_has_umask_permissions(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        write_graph(odd_graph(), tmp_path / "graph.json")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "graph.json").stat().st_mode) == 0o644
+
+
+def test_write_graph_replacing_keeps_permissions(tmp_path):
+    path = tmp_path / "graph.json"
+    path.write_text("old\n", encoding="utf8")
+    path.chmod(0o640)
+    write_graph(odd_graph(), path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@pytest.mark.parametrize("content", [
+    None, "", "not json", "[]", '{"format": "other"}', '{"format": "ptkg-graph"}',
+    '{"format": "ptkg-graph", "nodes": [{"name": "no id"}], "edges": []}',
+], ids=["missing", "empty", "not-json", "list", "other-format", "no-nodes", "node-without-id"])
+def test_read_graph_bad_file_raises_with_path(tmp_path, content):
+    path = tmp_path / "graph.json"
+    if content is not None:
+        path.write_text(content, encoding="utf8")
+    with pytest.raises(GraphFileError) as info:
+        read_graph(path)
+    assert str(info.value).startswith(f"{path}: ")
+    assert "\n" not in str(info.value)
+
+
+def test_read_graph_folder_raises_with_path(tmp_path):
+    with pytest.raises(GraphFileError, match=f"^{re.escape(str(tmp_path))}: cannot read"):
+        read_graph(tmp_path)
