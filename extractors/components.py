@@ -55,6 +55,7 @@ _DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
                  "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList"}
+_DATASET = re.compile(r"\bdatasets?\b", re.I)
 _WORD = re.compile(r"\W+")
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
               "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
@@ -183,7 +184,7 @@ class EntityFinder:
             name = self.library_names.get(m.group(0).lower(), m.group(0))
             yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
         for m in _CAMEL.finditer(text):
-            if m.group(0) not in _NOT_FEATURES:
+            if m.group(0) not in _NOT_FEATURES and not _DATASET.search(_line_at(text, m.start())):
                 yield self._candidate(doc, m, "named", "Feature", m.group(0))
         for m in _DOTTED_API.finditer(text):
             yield self._candidate(doc, m, "api", "Feature", m.group(0))
@@ -216,6 +217,11 @@ class EntityFinder:
                   assigns=["doc.spans"], default_config={})
 def make_entity_finder(nlp: Language, name: str) -> EntityFinder:
     return EntityFinder(nlp, name)
+
+
+def _line_at(text: str, offset: int) -> str:
+    """The line of ``text`` that holds ``offset``."""
+    return text[text.rfind("\n", 0, offset) + 1:text.find("\n", offset) % (len(text) + 1)]
 
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:
@@ -276,8 +282,9 @@ class RelationFinder:
         left = [e for e in targets if e.end <= trigger.start]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
         for target in chosen:
-            source = _nearest(trigger, [s for s in sources if s is not target
-                                        and s.id_ != target.id_], rule.get("source_after", False))
+            candidates = [s for s in sources if s is not target and s.id_ != target.id_]
+            source = (_subject(trigger, candidates) if rule.get("prefer_subject") else None) \
+                or _nearest(trigger, candidates, rule.get("source_after", False))
             yield Relation(rule["label"], source, target, rule["id"], sentence)
 
     def to_disk(self, path, *, exclude=()) -> None:
@@ -300,6 +307,14 @@ def _clause_end(trigger: Span) -> int:
         if token.lower_ in _CLAUSE_BREAKS:
             return token.i
     return sentence.end
+
+
+def _subject(trigger: Span, spans: list[Span]) -> Span | None:
+    """The candidate before the trigger that the parser made a subject, if any."""
+    for span in spans:
+        if span.end <= trigger.start and span.root.dep_ in ("nsubj", "nsubjpass"):
+            return span
+    return None
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:

@@ -9,6 +9,7 @@ support for ROCm" in the PyTorch 1.8 post).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -89,21 +90,30 @@ class PostFacts:
 
 
 def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
-                 kinds: dict[str, str]) -> PostFacts:
-    """Read mentions and facts from a post whose (masked) text was run through the pipeline."""
+                 kinds: dict[str, str], author_doc: Doc | None = None) -> PostFacts:
+    """Read mentions and facts from a post whose (masked) text was run through the pipeline.
+
+    ``title_doc`` and ``author_doc`` are the title and author run through the entity finder:
+    what they name is mentioned by the post too (offsets -1: not in the text).
+    """
     spans = list(doc.spans["ptkg"])
     result = PostFacts(post.url, post.title, post.date, post.author)
+    in_text = [(s, s.text and post.text[s.start_char:s.end_char], s.start_char, s.end_char)
+               for s in spans]
+    outside = [(s, s.text, -1, -1) for extra in (title_doc, author_doc) if extra is not None
+               for s in extra.spans["ptkg"]]
     result.mentions = sorted(
-        Mention(_entity(s), post.text[s.start_char:s.end_char], s.start_char, s.end_char,
+        Mention(_entity(s), surface, start, end,
                 kinds.get(s.id_) if s.label_ == "Hardware" else None)
-        for s in spans
+        for s, surface, start, end in in_text + outside
     )
     subject = subject_release(doc, title_doc)
     facts = result.facts
     facts.extend(_announced(post, doc, lines, spans, title_doc))
-    facts.extend(_heading_features(doc, lines, spans, subject))
+    sections: dict[int, Section] = {}
+    facts.extend(_section_facts(doc, lines, spans, subject, sections))
     facts.extend(_released_with(spans, subject))
-    facts.extend(_sentence_facts(doc, subject))
+    facts.extend(_sentence_facts(doc, subject, lines, sections))
     result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
 
@@ -155,45 +165,116 @@ def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
         title = " ".join(title_doc.text.split())
         facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
                      for s in title_doc.spans["ptkg"] if s.label_ == "Release")
-    for line, release in _release_headings(lines, spans):
+    for line, release in _release_headings(lines, spans, doc.text):
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
                            evidence))
     return facts
 
 
-def _release_headings(lines: list[Line], spans: list[Span]) -> Iterator[tuple[Line, Span]]:
+def _release_headings(lines: list[Line], spans: list[Span],
+                      doc_text: str) -> Iterator[tuple[Line, Span]]:
     """Headings that start with a release: "torchaudio 0.5", "torch_xla 1.5 now available"."""
     for line in lines:
         if line.kind != "heading":
             continue
         first = next((s for s in spans if line.start <= s.start_char < line.end), None)
-        if first is not None and first.label_ == "Release" and first.start_char <= line.start + 4:
+        lead = _MARKED_LEAD.match(doc_text[line.start:line.end]) if first is not None else None
+        if first is not None and first.label_ == "Release" and \
+                first.start_char <= line.start + lead.end() + 4:
             yield line, first
 
 
-def _heading_features(doc: Doc, lines: list[Line], spans: list[Span],
-                      subject: Entity | None) -> list[Fact]:
-    """Feature headings and bullets with a stability marker: the release INTRODUCES them."""
+@dataclass(frozen=True)
+class Section:
+    """Where a line stands: the release whose section it is in and the feature it is about."""
+
+    release: Entity | None
+    feature: Entity | None
+
+
+def _sections(doc: Doc, lines: list[Line], spans: list[Span],
+              subject: Entity | None) -> Iterator[tuple[Line, Section, Fact | None]]:
+    """Walk the lines of a post, tracking release sections and marked feature headings.
+
+    Yields each line with its section and, for a line with a stability marker, the fact it
+    states: the release INTRODUCES the feature (or SUPPORTS the hardware) it names.
+    """
     markers = {doc[m.start].idx: m for m in doc.spans["ptkg_stability"]}
-    facts, release = [], subject
-    section_releases = dict(_release_headings(lines, spans))
+    section_releases = dict(_release_headings(lines, spans, doc.text))
+    release, feature, in_docs = subject, None, False
     for line in lines:
         inside = [s for s in spans if line.start <= s.start_char < line.end]
         if line in section_releases:
-            release = _entity(section_releases[line])
+            release, feature = _entity(section_releases[line]), None
+        elif line.kind == "heading":
+            feature = None
+        text = doc.text[line.start:line.end]
+        in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
+        if _DOCS_LIST.search(text):
+            in_docs = True
         marker = next((m for start, m in markers.items() if line.start <= start < line.end), None)
-        if marker is None or release is None or line.kind == "code":
-            continue
-        evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
-        feature = _heading_feature(doc, line, marker, inside)
-        if feature is None:
-            facts.extend(_fact("SUPPORTS", release, _entity(s), "supports.marked_heading", evidence)
-                         for s in _leading_hardware(inside, marker))
-        else:
-            facts.append(_fact("INTRODUCES", release, feature, "introduces.marked_heading",
-                               evidence, marker.label_))
+        fact = None
+        if marker is not None and release is not None and line.kind != "code" and not in_docs:
+            fact = _marked_line_fact(doc, line, marker, inside, release)
+            if fact is not None and fact.type == "INTRODUCES":
+                feature = fact.target
+        yield line, Section(release, feature), fact
+
+
+def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
+                      release: Entity) -> Fact | None:
+    evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+    feature = _heading_feature(doc, line, marker, inside)
+    if feature is not None:
+        return _fact("INTRODUCES", release, feature, "introduces.marked_heading", evidence,
+                     marker.label_)
+    hardware = _leading_hardware(inside, marker)
+    if hardware:
+        return _fact("SUPPORTS", release, _entity(hardware[0]), "supports.marked_heading",
+                     evidence)
+    return None
+
+
+def _section_facts(doc: Doc, lines: list[Line], spans: list[Span], subject: Entity | None,
+                   sections: dict[int, Section]) -> list[Fact]:
+    """Marked lines, and the features an "Added ..." bullet of a release section lists."""
+    facts = []
+    for line, section, fact in _sections(doc, lines, spans, subject):
+        sections[line.start] = section
+        if fact is not None:
+            facts.append(fact)
+        elif line.kind == "bullet" and section.release is not None:
+            facts.extend(_added_features(doc, line, spans, section.release))
     return facts
+
+
+def _added_features(doc: Doc, line: Line, spans: list[Span], release: Entity) -> list[Fact]:
+    """ "Added the Griffin-Lim functional, InverseMelScale and Vol transforms": new features."""
+    text = doc.text[line.start:line.end]
+    verb = _ADDED.match(text)
+    if verb is None:
+        return []
+    evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+    known = [_entity(s) for s in spans
+             if line.start <= s.start_char < line.end and s.label_ == "Feature"]
+    items = _listed_items(text[verb.end():])
+    listed = [Entity("Feature", item) for item in items] if items else []
+    return [_fact("INTRODUCES", release, feature, "introduces.added_bullet", evidence)
+            for feature in dict.fromkeys(known + listed)]
+
+
+def _listed_items(text: str) -> list[str]:
+    """The names of a list like "X, Y and Z filters": short items, generic nouns removed."""
+    text = re.split(r"\s+(?:to|which|that|for|so|in order)\s+|[.;(]", text, maxsplit=1)[0]
+    if _NOT_FEATURE_WORDS.search(text):
+        return []
+    items = []
+    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
+        words = [w for w in item.split() if w.lower() not in _GENERIC_WORDS]
+        if 1 <= len(words) <= 3:
+            items.append(" ".join(words))
+    return items if len(items) >= 2 else []
 
 
 def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> Entity | None:
@@ -202,8 +283,11 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
-    if leading and leading[0].label_ in ("Library", "Hardware", "Platform"):
-        return None  # "TorchServe (Experimental)", "[Beta] AMD GPU Binaries": not a feature
+    if leading and leading[0].label_ in ("Hardware", "Platform"):
+        return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
+    if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
+            doc.text[leading[0].end_char:head_end].replace(marker.text, "")):
+        return None  # "TorchServe (Experimental)": the library itself
     known = [s for s in named if s.label_ == "Feature" and (
         (s in leading and _NAME_ENDS.match(doc.text[s.end_char:head_end]))
         or _VIA.search(doc.text[line.start:s.start_char]))]
@@ -217,6 +301,14 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     return Entity("Feature", name)
 
 
+_DOCS_LIST = re.compile(r"\b(tutorials?|user guides?|recipes?|documentation)\s*:\s*$", re.I)
+_ADDED = re.compile(r"^\W*(?:added|adds|introduced|introduces|new)\s+(?:support\s+for\s+)?", re.I)
+_NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|tests?)\b", re.I)
+_GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transform",
+                  "transforms", "filter", "filters", "transformation", "transformations",
+                  "function", "functions", "support", "and", "both", "several", "more"}
+_MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*\w+\s*[\])])?\W*")
+_LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
 _NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
@@ -238,13 +330,24 @@ def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
     ]
 
 
-def _sentence_facts(doc: Doc, subject: Entity | None) -> list[Fact]:
-    """Relations read around trigger phrases; an implied source is the post's release."""
+def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
+                    sections: dict[int, Section]) -> list[Fact]:
+    """Relations read around trigger phrases.
+
+    A source the sentence leaves implied is the feature whose section the sentence is in, else
+    (for SUPPORTS) the release the post is about.
+    """
+    starts = [line.start for line in lines]
     facts = []
     for relation in doc._.ptkg_relations or []:
+        line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
+        section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
+        if source is None and relation.type in ENDPOINTS and section.feature is not None \
+                and "Feature" in ENDPOINTS[relation.type][0]:
+            source = section.feature
         if source is None and relation.type == "SUPPORTS":
-            source = subject
+            source = section.release or subject
         elif source == Entity("Library", CORE_LIBRARY) and relation.type == "SUPPORTS":
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
         if source is None:
