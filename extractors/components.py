@@ -279,6 +279,10 @@ class RelationFinder:
         targets = [e for e in inside if e.label_ in rule["target"]]
         clause_end = _clause_end(trigger)
         right = [e for e in targets if trigger.end <= e.start and e.end <= clause_end]
+        if rule.get("target_adjacent"):
+            right = [e for e in right if e.start == trigger.end]
+        if "max_gap" in rule:
+            sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
         left = [e for e in targets if e.end <= trigger.start]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
         for target in chosen:
@@ -310,11 +314,8 @@ def _clause_end(trigger: Span) -> int:
 
 
 def _subject(trigger: Span, spans: list[Span]) -> Span | None:
-    """The candidate before the trigger that the parser made a subject, if any."""
-    for span in spans:
-        if span.end <= trigger.start and span.root.dep_ in ("nsubj", "nsubjpass"):
-            return span
-    return None
+    """The candidate the parser made a subject of the sentence, if any."""
+    return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
@@ -332,11 +333,19 @@ def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
 
 
 def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
-    """``PyTorch/XLA FSDP`` or ``PyTorch's FSDP``: the feature is part of the library."""
+    """Names side by side.
+
+    ``PyTorch/XLA FSDP`` or ``PyTorch's FSDP``: the feature is part of the library;
+    ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it.
+    """
     for left, right in zip(entities, entities[1:], strict=False):
         gap = doc[left.end:right.start].text.strip()
-        if left.label_ == "Library" and right.label_ == "Feature" and gap in ("", "'s", "’s"):
+        if gap not in ("", "'s", "’s"):
+            continue
+        if left.label_ == "Library" and right.label_ == "Feature":
             yield Relation("PART_OF", right, left, "part_of.compound", left.sent)
+        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature"):
+            yield Relation("DEVELOPED_BY", right, left, "developed_by.compound", left.sent)
 
 
 @Language.factory("ptkg_relations", requires=["doc.spans", "token.is_sent_start"],

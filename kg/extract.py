@@ -90,7 +90,8 @@ class PostFacts:
 
 
 def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
-                 kinds: dict[str, str], author_doc: Doc | None = None) -> PostFacts:
+                 kinds: dict[str, str], author_doc: Doc | None = None,
+                 library_names: dict[str, str] | None = None) -> PostFacts:
     """Read mentions and facts from a post whose (masked) text was run through the pipeline.
 
     ``title_doc`` and ``author_doc`` are the title and author run through the entity finder:
@@ -113,6 +114,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     sections: dict[int, Section] = {}
     facts.extend(_section_facts(doc, lines, spans, subject, sections))
     facts.extend(_released_with(spans, subject))
+    facts.extend(_named_after_library(spans, library_names))
     facts.extend(_sentence_facts(doc, subject, lines, sections))
     result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
@@ -317,6 +319,18 @@ def _leading_hardware(inside: list[Span], marker: Span) -> list[Span]:
     """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries")."""
     first = [s for s in inside if s.start_char <= marker.end_char + 2]
     return [s for s in first if s.label_ in ("Hardware", "Platform")]
+
+
+def _named_after_library(spans: list[Span], library_names: dict[str, str] | None) -> list[Fact]:
+    """A feature whose name starts with a library's ("PyTorch Profiler") is part of it."""
+    facts = []
+    for span in spans:
+        first = span.text.split()[0].lower() if span.label_ == "Feature" else ""
+        library = (library_names or {}).get(first)
+        if library and len(span.text.split()) > 1:
+            facts.append(_fact("PART_OF", _entity(span), Entity("Library", library),
+                               "part_of.named_after_library", span.sent))
+    return facts
 
 
 def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:

@@ -76,7 +76,8 @@ def extract_posts(posts: Iterable[Post], nlp: Language) -> Iterator[PostFacts]:
     for doc, (post, lines) in nlp.pipe(texts(prepared), as_tuples=True, batch_size=BATCH_SIZE):
         title_doc, author_doc = (finder(nlp.make_doc(text)) if text else None
                                  for text in (post.title, post.author))
-        yield extract_module.extract_post(post, doc, lines, title_doc, finder.kinds, author_doc)
+        yield extract_module.extract_post(post, doc, lines, title_doc, finder.kinds, author_doc,
+                                          finder.library_names)
 
 
 _WORKER_NLP: Language | None = None

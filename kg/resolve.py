@@ -2,10 +2,9 @@
 
 Two names resolve to one node when they have the same label and the same *key*: case,
 spacing, hyphens, underscores, quotes, backticks, a trailing ``()`` and a ``v`` before a
-version number do not count. The alias pack has already mapped its surface forms to canonical
-names; among the names that share a key, a canonical name of the pack wins, else the most
-frequent form, else the first in sorted order. Deterministic and explainable: the merged forms
-end up in the node's ``aliases``.
+version number do not count. When the key is one of the alias pack's forms, the node takes the
+pack's canonical name; otherwise the most frequent form wins, then the first in sorted order.
+Deterministic and explainable: the merged forms end up in the node's ``aliases``.
 """
 
 from __future__ import annotations
@@ -39,23 +38,34 @@ def name_key(name: str) -> str:
 
 
 @cache
-def pack_names() -> frozenset[tuple[str, str]]:
-    """(label, canonical name) of every entry of the alias pack."""
-    names = ((p["label"], p.get("id") or p["pattern"]) for p in read_patterns(ENTITY_PATTERNS))
-    return frozenset(name for name in names if isinstance(name[1], str))
+def pack_names() -> dict[tuple[str, str], str]:
+    """(label, key of a surface form) -> canonical name, for every entry of the alias pack."""
+    names = {}
+    for pattern in read_patterns(ENTITY_PATTERNS):
+        surface = pattern["pattern"]
+        if not isinstance(surface, str):
+            surface = " ".join(token.get("ORTH", "") for token in surface)
+        canonical = pattern.get("id") or surface
+        names.setdefault((pattern["label"], name_key(surface)), canonical)
+        names.setdefault((pattern["label"], name_key(canonical)), canonical)
+    return names
 
 
 class Resolver:
     """Maps every extracted entity to its canonical entity."""
 
     def __init__(self, counts: Counter[Entity]):
+        known = pack_names()
         groups: dict[tuple[str, str], list[Entity]] = defaultdict(list)
         for entity in sorted(counts):
-            groups[entity.label, name_key(entity.name)].append(entity)
-        known = pack_names()
+            key = (entity.label, name_key(entity.name))
+            groups[key].append(entity)
         self.canonical: dict[Entity, Entity] = {}
-        for members in groups.values():
-            best = min(members, key=lambda e: ((e.label, e.name) not in known, -counts[e], e.name))
+        for (label, key), members in groups.items():
+            if (label, key) in known:  # a form the pack knows: its canonical name
+                best = Entity(label, known[label, key])
+            else:
+                best = min(members, key=lambda e: (-counts[e], e.name))
             for member in members:
                 self.canonical[member] = best
 
