@@ -285,14 +285,18 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
-    if leading and leading[0].label_ in ("Hardware", "Platform"):
+    others = [n for n in named if n.label_ in ("Feature", "Library")]
+    if leading and leading[0].label_ in ("Hardware", "Platform") and not others:
         return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
             doc.text[leading[0].end_char:head_end].replace(marker.text, "")):
         return None  # "TorchServe (Experimental)": the library itself
-    known = [s for s in named if s.label_ == "Feature" and (
+    generic = _GENERIC_LEAD.match(doc.text[marker.end_char:head_end])
+    features = [s for s in named if s.label_ == "Feature"]
+    known = [s for s in features if (
         (s in leading and _NAME_ENDS.match(doc.text[s.end_char:head_end]))
-        or _VIA.search(doc.text[line.start:s.start_char]))]
+        or _VIA.search(doc.text[line.start:s.start_char])
+        or (generic and len(features) == 1))]
     if known:
         return _entity(known[0])
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
@@ -311,6 +315,8 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
                   "function", "functions", "support", "and", "both", "several", "more"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*\w+\s*[\])])?\W*")
 _LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
+_GENERIC_LEAD = re.compile(
+    r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)
 _NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
