@@ -285,6 +285,12 @@ class RelationFinder:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
         left = [e for e in targets if e.end <= trigger.start]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
+        if _opens_sentence(trigger):  # "Based on X and Y, Z does ...": Z is the source
+            comma = next((t.i for t in trigger.doc[trigger.end:sentence.end] if t.text == ","),
+                         sentence.end)
+            chosen = [e for e in chosen if e.end <= comma]
+            rule = {**rule, "source_after": True}
+            sources = [e for e in sources if e.start > comma]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
             source = (_subject(trigger, candidates) if rule.get("prefer_subject") else None) \
@@ -313,13 +319,17 @@ def _clause_end(trigger: Span) -> int:
     return sentence.end
 
 
+def _opens_sentence(trigger: Span) -> bool:
+    return all(t.is_punct or t.is_space for t in trigger.doc[trigger.sent.start:trigger.start])
+
+
 def _subject(trigger: Span, spans: list[Span]) -> Span | None:
     """The candidate the parser made a subject of the sentence, if any."""
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
-    """The source closest before the trigger, else the first after it.
+    """The source closest before the trigger.
 
     With ``after`` (rules like "as a backend for X") the source after the trigger comes first.
     """
@@ -327,9 +337,7 @@ def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
     later = [s for s in spans if s.start >= trigger.end]
     if after and later:
         return later[0]
-    if before:
-        return before[-1]
-    return later[0] if later else None
+    return before[-1] if before else None
 
 
 def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
