@@ -211,11 +211,14 @@ def eval_command(gold_paths, graph_path, fmt, show_errors) -> None:
         click.echo(json.dumps({
             "rows": [dict(zip(columns, row, strict=True)) for row in rows],
             "stability_accuracy": report.stability_accuracy,
+            "stability_found": report.stability_found,
+            "stability_stated": report.stability_total,
             "duplicates": report.duplicates}, indent=2))
         return
     click.echo(format_rows(columns, rows, "table"), nl=False)
     click.echo(f"stability accuracy: {report.stability_accuracy:.3f} "
-               f"({report.stability_correct}/{report.stability_total})")
+               f"({report.stability_correct} right of {report.stability_found} found; "
+               f"{report.stability_total} stated in the gold)")
     click.echo(f"duplicate nodes: {len(report.duplicates)}")
     for group in report.duplicates:
         click.echo("  " + " = ".join(group))

@@ -65,15 +65,17 @@ class Report:
 
     entities: dict[str, Score]
     relations: dict[str, Score]
-    stability_correct: int
-    stability_total: int
+    stability_correct: int  # INTRODUCES found with the gold's stability
+    stability_found: int  # INTRODUCES with a stated stability that the graph has
+    stability_total: int  # INTRODUCES with a stated stability in the gold
     duplicates: list[list[str]]
     missed: list[str]
     spurious: list[str]
 
     @property
     def stability_accuracy(self) -> float:
-        return self.stability_correct / self.stability_total if self.stability_total else 1.0
+        """Of the stated stabilities whose relation the graph has, the share it got right."""
+        return self.stability_correct / self.stability_found if self.stability_found else 1.0
 
     def total(self, part: str) -> Score:
         rows = getattr(self, part).values()
@@ -130,7 +132,7 @@ def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
                         | (set(gold.entities) - predicted_entities)))
     spurious = sorted(map(str, (set(predicted_relations) - set(gold.relations))
                           | (predicted_entities - set(gold.entities))))
-    return Report(entities, relations, correct, len(stated), find_duplicates(graph),
+    return Report(entities, relations, correct, len(found), len(stated), find_duplicates(graph),
                   missed, spurious)
 
 

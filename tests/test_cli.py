@@ -254,7 +254,8 @@ def test_eval_prints_table_and_stability(sample_graph_file, sample_graph, gold_s
         [str(cell) for cell in row] for row in rows]
     assert lines[2 + len(rows):] == [
         f"stability accuracy: {report.stability_accuracy:.3f} "
-        f"({report.stability_correct}/{report.stability_total})",
+        f"({report.stability_correct} right of {report.stability_found} found; "
+        f"{report.stability_total} stated in the gold)",
         f"duplicate nodes: {len(report.duplicates)}",
         *("  " + " = ".join(group) for group in report.duplicates)]
 
@@ -264,7 +265,8 @@ def test_eval_json_format(sample_graph_file, gold_sample_path):
                  "--format", "json", catch=False)
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert set(data) == {"rows", "stability_accuracy", "duplicates"}
+    assert set(data) == {"rows", "stability_accuracy", "stability_found", "stability_stated",
+                         "duplicates"}
     assert {(row["part"], row["name"]) for row in data["rows"]} >= {
         ("entities", "all"), ("relations", "all"), ("relations", "INTRODUCES")}
 

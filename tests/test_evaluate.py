@@ -86,7 +86,7 @@ def test_evaluate_relation_scores(gold):
 
 def test_evaluate_stability_accuracy(gold):
     report = evaluate(hand_graph(), gold)
-    assert (report.stability_correct, report.stability_total) == (1, 2)
+    assert (report.stability_correct, report.stability_found, report.stability_total) == (1, 2, 2)
     assert report.stability_accuracy == 0.5
 
 
