@@ -33,7 +33,9 @@ STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
 # Candidates of higher priority win overlaps: releases, then the pack and API names, then guesses.
 PRIORITY = {"release": 0, "pack": 1, "api": 1, "library": 2, "named": 3}
 
-_MARKER = re.compile(r"[\[(]\s*(stable|beta|prototype|experimental)\s*[\])]", re.I)
+# "[Beta]", "(Prototype)", "(Now Stable)", "[Experimental]"
+STABILITY_MARKER = re.compile(
+    r"[\[(]\s*(?:now\s+)?(stable|beta|prototype|experimental)\s*[\])]", re.I)
 _API = re.compile(r"(?<![\w.])[Tt]orch(?:\.[A-Za-z_]\w*)+")
 _TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?!\.\w|\()")
 _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
@@ -159,7 +161,7 @@ class EntityFinder:
         candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc))
         doc.spans["ptkg"] = _select(candidates)
         doc.spans["ptkg_stability"] = [
-            span for m in _MARKER.finditer(doc.text)
+            span for m in STABILITY_MARKER.finditer(doc.text)
             if (span := _char_span(doc, m.start(), m.end(), STABILITY_WORDS[m.group(1).lower()]))
         ]
         return doc

@@ -25,11 +25,6 @@ _ANNOUNCE = re.compile(
 )
 _HEADING_TAIL = re.compile(r"\s+[-–—:]\s+.*$|\s*[-–—]\s*$")
 _HEADING_LEAD = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?")
-_SENTENCE_STABILITY = re.compile(
-    r"\b(?:as|in)\s+(?:a\s+|an\s+)?(stable|beta|prototype|experimental)\b"
-    r"|\b(?:is|are|now|graduat\w+ to|promoted to)\s+(stable|beta|prototype|experimental)\b",
-    re.I,
-)
 # What each relationship type may connect (schema.md).
 ENDPOINTS = {
     "ANNOUNCES": ({"Post"}, {"Release"}),
@@ -40,8 +35,6 @@ ENDPOINTS = {
     "DEVELOPED_BY": ({"Library", "Feature", "Release"}, {"Organization"}),
     "BASED_ON": ({"Feature", "Library"}, {"Feature", "Library"}),
 }
-STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
-                   "experimental": "Prototype"}
 
 
 @dataclass(frozen=True, order=True)
@@ -313,7 +306,7 @@ _NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|
 _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transform",
                   "transforms", "filter", "filters", "transformation", "transformations",
                   "function", "functions", "support", "and", "both", "several", "more"}
-_MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*\w+\s*[\])])?\W*")
+_MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
 _LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ptkg.extractors.components import STABILITY_MARKER
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HTML = re.compile(r"<!--.*?-->|<[^<>\n]{1,400}>", re.S)
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
@@ -28,7 +30,6 @@ _CODE_LINE = re.compile(
     re.X,
 )
 _HEADING_END = re.compile(r"[.,;:]\s*$")
-_MARKED_START = re.compile(r"[\[(](stable|beta|prototype|experimental)[\])]", re.I)
 _BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
 
 
@@ -80,7 +81,7 @@ def _looks_like_prose(raw: str) -> bool:
     stripped = raw.strip()
     if is_code_line(raw) or not stripped:
         return False
-    return bool(_MARKED_START.match(stripped)) or (
+    return bool(STABILITY_MARKER.match(stripped)) or (
         len(stripped.split()) >= 6 and stripped[-1] in ".!?" and stripped[0].isupper())
 
 
