@@ -29,6 +29,11 @@ class Gold:
     posts: set[str] = field(default_factory=set)
     entities: dict[Key, set[str]] = field(default_factory=dict)  # entity -> accepted name keys
     relations: dict[tuple[str, Key, Key], str | None] = field(default_factory=dict)
+    # post -> (entity labels, relation types) when its file annotates only those
+    scopes: dict[str, tuple[set[str], set[str]]] = field(default_factory=dict)
+
+    def in_scope(self, url: str, relation_type: str) -> bool:
+        return url not in self.scopes or relation_type in self.scopes[url][1]
 
     def find(self, label: str, name: str) -> Key | None:
         """The gold entity a predicted (label, name) stands for, if any."""
@@ -103,7 +108,11 @@ def read_gold(paths: list[str | Path]) -> Gold:
 
 
 def _add_gold(gold: Gold, data: dict) -> None:
-    gold.posts.update(p["url"] for p in data["posts"])
+    urls = [p["url"] for p in data["posts"]]
+    gold.posts.update(urls)
+    if "scope" in data:
+        scope = (set(data["scope"]["entity_labels"]), set(data["scope"]["relation_types"]))
+        gold.scopes.update((url, scope) for url in urls)
     for entity in data["entities"]:
         keys = {name_key(n) for n in [entity["name"], *entity.get("also", [])]}
         gold.entities.setdefault((entity["label"], entity["name"]), set()).update(keys)
@@ -114,15 +123,18 @@ def _add_gold(gold: Gold, data: dict) -> None:
 
 def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
     """Score ``graph`` against ``gold``."""
-    posts = {f"Post:{url}" for url in gold.posts}
     identify = _identifier(graph, gold)
+    relation_edges = [
+        (u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True)
+        if k in EXTRACTED_TYPES
+        and any(gold.in_scope(url, k) for url in set(d.get("sources", [])) & gold.posts)
+    ]
+    predicted_relations = {(k, identify(u), identify(v)): d.get("stability")
+                           for u, v, k, d in relation_edges}
     predicted_entities = {identify(v) for u, v, k in graph.edges(keys=True)
-                          if k == "MENTIONS" and u in posts}
-    predicted_relations = {
-        (k, identify(u), identify(v)): d.get("stability")
-        for u, v, k, d in graph.edges(keys=True, data=True)
-        if k in EXTRACTED_TYPES and set(d.get("sources", [])) & gold.posts
-    }
+                          if k == "MENTIONS" and graph.nodes[u].get("url") in gold.posts
+                          and _entity_in_scope(gold, graph.nodes[u]["url"], v, graph,
+                                               relation_edges)}
     entities = _score(predicted_entities, set(gold.entities), lambda e: e[0])
     relations = _score(set(predicted_relations), set(gold.relations), lambda r: r[0])
     stated = {r: s for r, s in gold.relations.items() if r[0] == "INTRODUCES" and s}
@@ -134,6 +146,15 @@ def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
                           | (predicted_entities - set(gold.entities))))
     return Report(entities, relations, correct, len(found), len(stated), find_duplicates(graph),
                   missed, spurious)
+
+
+def _entity_in_scope(gold: Gold, url: str, node: str, graph: nx.MultiDiGraph,
+                     relation_edges: list) -> bool:
+    """In a post annotated for some relation types only, entities count when they take part."""
+    if url not in gold.scopes:
+        return True
+    return graph.nodes[node]["label"] in gold.scopes[url][0] and any(
+        node in (u, v) and url in d.get("sources", []) for u, v, _, d in relation_edges)
 
 
 def _identifier(graph: nx.MultiDiGraph, gold: Gold):

@@ -144,3 +144,22 @@ def test_read_gold_bad_file_names_it(tmp_path, content):
     with pytest.raises(InputError) as info:
         read_gold([path])
     assert str(info.value).startswith(f"{path}: ")
+
+
+def test_evaluate_scope_counts_only_the_annotated_types(tmp_path):
+    """A file scoped to INTRODUCES ignores other relation types and bystander entities."""
+    scoped = {**GOLD, "scope": {"entity_labels": ["Release", "Feature"],
+                                "relation_types": ["INTRODUCES"]},
+              "entities": [e for e in GOLD["entities"] if e["label"] != "Hardware"],
+              "relations": [r for r in GOLD["relations"] if r["type"] == "INTRODUCES"]}
+    path = tmp_path / "scoped.json"
+    path.write_text(json.dumps(scoped), encoding="utf8")
+    graph = hand_graph()
+    graph.add_node(node_id("Hardware", "ROCm"), label="Hardware", name="ROCm", aliases=[])
+    graph.add_edge(node_id("Post", P1), node_id("Hardware", "ROCm"), key="MENTIONS",
+                   type="MENTIONS", count=1)
+    graph.add_edge(node_id(*R18), node_id("Hardware", "ROCm"), key="SUPPORTS", type="SUPPORTS",
+                   sources=[P1], evidence=["x"], offsets=[[0, 1]], rules=["test"], count=1)
+    report = evaluate(graph, read_gold([path]))
+    assert report.relations == {"INTRODUCES": Score(2, 3, 2)}
+    assert report.entities == {"Feature": Score(2, 3, 2), "Release": Score(1, 1, 1)}
