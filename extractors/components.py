@@ -57,6 +57,11 @@ _DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
                  "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList"}
+# A vendor's product: "Intel Data Center GPU Max Series", "Intel Arc GPUs", "AMD Instinct GPU".
+_HARDWARE_PRODUCT = re.compile(
+    r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
+    r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator)s?"
+    r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b")
 _DATASET = re.compile(r"\bdatasets?\b", re.I)
 _WORD = re.compile(r"\W+")
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
@@ -190,6 +195,10 @@ class EntityFinder:
                 yield self._candidate(doc, m, "named", "Feature", m.group(0))
         for m in _DOTTED_API.finditer(text):
             yield self._candidate(doc, m, "api", "Feature", m.group(0))
+        for m in _HARDWARE_PRODUCT.finditer(text):
+            name = re.sub(r"[®™]", "", m.group(0))
+            name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
+            yield self._candidate(doc, m, "api", "Hardware", name)
         for m in _NAMED.finditer(text):
             name = m.group("name")
             if name.split()[0] in _NOT_NAMES:

@@ -18,7 +18,7 @@ from ptkg.extractors.components import ENTITY_PATTERNS, read_patterns
 
 from .extract import Entity, PostFacts
 
-_NOISE = re.compile(r"[\s_\-`'\"’‘“”]+")
+_NOISE = re.compile(r"[\s_\-`'\"’‘“”®™]+")
 
 
 def name_key(name: str) -> str:
