@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 
 from spacy.tokens import Doc, Span
 
+from ptkg.extractors.components import STABILITY_WORDS
+
 from .records import Post
 from .text import Line
 
@@ -156,10 +158,12 @@ def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
     """A release named in an announcing title, and releases that open a section heading."""
     source = Entity("Post", post.url)
     facts = []
-    if title_doc is not None and _ANNOUNCE.search(title_doc.text):
+    if title_doc is not None:
         title = " ".join(title_doc.text.split())
-        facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
-                     for s in title_doc.spans["ptkg"] if s.label_ == "Release")
+        releases = [s for s in title_doc.spans["ptkg"] if s.label_ == "Release"]
+        if _ANNOUNCE.search(title) or (releases and releases[0].start == 0):
+            facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
+                         for s in releases)
     for line, release in _release_headings(lines, spans, doc.text):
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
@@ -253,9 +257,13 @@ def _added_features(doc: Doc, line: Line, spans: list[Span], release: Entity) ->
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     known = [_entity(s) for s in spans
              if line.start <= s.start_char < line.end and s.label_ == "Feature"]
-    items = _listed_items(text[verb.end():])
+    rest = text[verb.end():]
+    intro = list(_LIST_INTRO.finditer(rest))
+    items = _listed_items(rest[intro[-1].end():] if intro else rest)
     listed = [Entity("Feature", item) for item in items] if items else []
-    return [_fact("INTRODUCES", release, feature, "introduces.added_bullet", evidence)
+    word = _STABILITY_WORD.search(text[:intro[-1].start() + verb.end()] if intro else text)
+    stability = STABILITY_WORDS[word.group(1).lower()] if word else None
+    return [_fact("INTRODUCES", release, feature, "introduces.added_bullet", evidence, stability)
             for feature in dict.fromkeys(known + listed)]
 
 
@@ -279,7 +287,8 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
     others = [n for n in named if n.label_ in ("Feature", "Library")]
-    if leading and leading[0].label_ in ("Hardware", "Platform") and not others:
+    if leading and leading[0].label_ in ("Hardware", "Platform") and not others and \
+            _AVAILABILITY.search(text):
         return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
             doc.text[leading[0].end_char:head_end].replace(marker.text, "")):
@@ -303,11 +312,14 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
 _DOCS_LIST = re.compile(r"\b(tutorials?|user guides?|recipes?|documentation)\s*:\s*$", re.I)
 _ADDED = re.compile(r"^\W*(?:added|adds|introduced|introduces|new)\s+(?:support\s+for\s+)?", re.I)
 _NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|tests?)\b", re.I)
+_LIST_INTRO = re.compile(r"\b(?:across|including|such as|like)\s+", re.I)
+_STABILITY_WORD = re.compile(r"\b(stable|beta|prototype|experimental)\b", re.I)
 _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transform",
                   "transforms", "filter", "filters", "transformation", "transformations",
                   "function", "functions", "support", "and", "both", "several", "more"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
 _LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
+_AVAILABILITY = re.compile(r"\b(binaries|wheels|builds|support|now available)\b", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)
 _NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
