@@ -331,7 +331,16 @@ def _clause_end(trigger: Span) -> int:
 
 
 def _opens_sentence(trigger: Span) -> bool:
-    return all(t.is_punct or t.is_space for t in trigger.doc[trigger.sent.start:trigger.start])
+    """Whether the trigger stands in the sentence's opening phrase.
+
+    "Based on X, Y ..." or "Through the joint collaboration of A and B, X ...".
+    """
+    lead = [t for t in trigger.doc[trigger.sent.start:trigger.start]
+            if not (t.is_punct or t.is_space)]
+    return not lead or (len(lead) <= 3 and lead[0].lower_ in _OPENING_WORDS)
+
+
+_OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
 
 
 def _subject(trigger: Span, spans: list[Span]) -> Span | None:
