@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy
 import srsly
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
@@ -103,9 +104,10 @@ class LineBreaks:
     """Start a sentence after every line break, so a heading is never glued to its paragraph."""
 
     def __call__(self, doc: Doc) -> Doc:
-        for token in doc[:-1]:
-            if "\n" in token.text_with_ws:
-                doc[token.i + 1].is_sent_start = True
+        # A line break always sits in a whitespace token: look at those only.
+        for i in numpy.flatnonzero(doc.to_array("IS_SPACE")):
+            if i + 1 < len(doc) and "\n" in doc[i].text:
+                doc[i + 1].is_sent_start = True
         return doc
 
 
@@ -125,6 +127,7 @@ class EntityFinder:
 
     def _reset(self) -> None:
         self.phrases = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        self.exact = PhraseMatcher(self.nlp.vocab, attr="ORTH")  # ORTH-only token patterns
         self.tokens = Matcher(self.nlp.vocab, validate=True)
         self.library_names: dict[str, str] = {}  # lowercased surface form -> canonical name
         self.kinds: dict[str, str] = {}  # Hardware canonical name -> kind
@@ -147,6 +150,10 @@ class EntityFinder:
             if isinstance(pattern, str):
                 self.phrases.add(key, [self.nlp.make_doc(pattern)])
                 surface = pattern
+            elif all(token.keys() == {"ORTH"} for token in pattern):
+                orths = [token["ORTH"] for token in pattern]
+                self.exact.add(key, [Doc(self.nlp.vocab, words=orths, spaces=[True] * len(orths))])
+                surface = " ".join(orths)
             else:
                 self.tokens.add(key, [pattern])
                 surface = " ".join(str(t.get("ORTH", t.get("LOWER", ""))) for t in pattern)
@@ -172,7 +179,9 @@ class EntityFinder:
         return doc
 
     def _pack_matches(self, doc: Doc) -> Iterator[tuple]:
-        for match_id, start, end in list(self.phrases(doc)) + list(self.tokens(doc)):
+        matches = [m for matcher in (self.phrases, self.exact, self.tokens) if len(matcher)
+                   for m in matcher(doc)]
+        for match_id, start, end in matches:
             label, canonical = self.nlp.vocab.strings[match_id].split("\t")
             yield PRIORITY["pack"], Span(doc, start, end, label=label, span_id=canonical)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from spacy.tokens import Doc, Span
@@ -105,9 +105,10 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     )
     subject = subject_release(doc, title_doc)
     facts = result.facts
-    facts.extend(_announced(post, doc, lines, spans, title_doc))
+    by_line = _group_by_line(lines, spans)
+    facts.extend(_announced(post, doc, lines, by_line, title_doc))
     sections: dict[int, Section] = {}
-    facts.extend(_section_facts(doc, lines, spans, subject, sections))
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_sentence_facts(doc, subject, lines, sections))
@@ -126,6 +127,13 @@ def _fits(fact: Fact) -> bool:
     sources, targets = ENDPOINTS[fact.type]
     return (fact.source.label in sources and fact.target.label in targets
             and fact.source != fact.target)
+
+
+def _text(doc: Doc) -> str:
+    """The doc's text, read once: spaCy joins the tokens again on every ``Doc.text``."""
+    if "ptkg_text" not in doc.user_data:
+        doc.user_data["ptkg_text"] = doc.text
+    return doc.user_data["ptkg_text"]
 
 
 def _entity(span: Span) -> Entity:
@@ -153,7 +161,16 @@ def subject_release(doc: Doc, title_doc: Doc | None) -> Entity | None:
     return None
 
 
-def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
+def _group_by_line(lines: list[Line], spans: Iterable[Span]) -> dict[int, list[Span]]:
+    """The spans that start on each line, keyed by the line's start offset."""
+    starts = [line.start for line in lines]
+    grouped: dict[int, list[Span]] = {start: [] for start in starts}
+    for span in spans:
+        grouped[starts[bisect.bisect_right(starts, span.start_char) - 1]].append(span)
+    return grouped
+
+
+def _announced(post: Post, doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                title_doc: Doc | None) -> list[Fact]:
     """A release named in an announcing title, and releases that open a section heading."""
     source = Entity("Post", post.url)
@@ -164,20 +181,20 @@ def _announced(post: Post, doc: Doc, lines: list[Line], spans: list[Span],
         if _ANNOUNCE.search(title) or (releases and releases[0].start == 0):
             facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
                          for s in releases)
-    for line, release in _release_headings(lines, spans, doc.text):
+    for line, release in _release_headings(lines, by_line, _text(doc)):
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
                            evidence))
     return facts
 
 
-def _release_headings(lines: list[Line], spans: list[Span],
+def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
                       doc_text: str) -> Iterator[tuple[Line, Span]]:
     """Headings that start with a release: "torchaudio 0.5", "torch_xla 1.5 now available"."""
     for line in lines:
         if line.kind != "heading":
             continue
-        first = next((s for s in spans if line.start <= s.start_char < line.end), None)
+        first = next(iter(by_line[line.start]), None)
         lead = _MARKED_LEAD.match(doc_text[line.start:line.end]) if first is not None else None
         if first is not None and first.label_ == "Release" and \
                 first.start_char <= line.start + lead.end() + 4:
@@ -192,27 +209,27 @@ class Section:
     feature: Entity | None
 
 
-def _sections(doc: Doc, lines: list[Line], spans: list[Span],
+def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
               subject: Entity | None) -> Iterator[tuple[Line, Section, Fact | None]]:
     """Walk the lines of a post, tracking release sections and marked feature headings.
 
     Yields each line with its section and, for a line with a stability marker, the fact it
     states: the release INTRODUCES the feature (or SUPPORTS the hardware) it names.
     """
-    markers = {doc[m.start].idx: m for m in doc.spans["ptkg_stability"]}
-    section_releases = dict(_release_headings(lines, spans, doc.text))
+    markers = _group_by_line(lines, doc.spans["ptkg_stability"])
+    section_releases = dict(_release_headings(lines, by_line, _text(doc)))
     release, feature, in_docs = subject, None, False
     for line in lines:
-        inside = [s for s in spans if line.start <= s.start_char < line.end]
+        inside = by_line[line.start]
         if line in section_releases:
             release, feature = _entity(section_releases[line]), None
         elif line.kind == "heading":
             feature = None
-        text = doc.text[line.start:line.end]
+        text = _text(doc)[line.start:line.end]
         in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
         if _DOCS_LIST.search(text):
             in_docs = True
-        marker = next((m for start, m in markers.items() if line.start <= start < line.end), None)
+        marker = next(iter(markers[line.start]), None)
         fact = None
         if marker is not None and release is not None and line.kind != "code" and not in_docs:
             fact = _marked_line_fact(doc, line, marker, inside, release)
@@ -235,28 +252,27 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     return None
 
 
-def _section_facts(doc: Doc, lines: list[Line], spans: list[Span], subject: Entity | None,
-                   sections: dict[int, Section]) -> list[Fact]:
+def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                   subject: Entity | None, sections: dict[int, Section]) -> list[Fact]:
     """Marked lines, and the features an "Added ..." bullet of a release section lists."""
     facts = []
-    for line, section, fact in _sections(doc, lines, spans, subject):
+    for line, section, fact in _sections(doc, lines, by_line, subject):
         sections[line.start] = section
         if fact is not None:
             facts.append(fact)
         elif line.kind == "bullet" and section.release is not None:
-            facts.extend(_added_features(doc, line, spans, section.release))
+            facts.extend(_added_features(doc, line, by_line[line.start], section.release))
     return facts
 
 
-def _added_features(doc: Doc, line: Line, spans: list[Span], release: Entity) -> list[Fact]:
+def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
     """ "Added the Griffin-Lim functional, InverseMelScale and Vol transforms": new features."""
-    text = doc.text[line.start:line.end]
+    text = _text(doc)[line.start:line.end]
     verb = _ADDED.match(text)
     if verb is None:
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
-    known = [_entity(s) for s in spans
-             if line.start <= s.start_char < line.end and s.label_ == "Feature"]
+    known = [_entity(s) for s in inside if s.label_ == "Feature"]
     rest = text[verb.end():]
     intro = list(_LIST_INTRO.finditer(rest))
     items = _listed_items(rest[intro[-1].end():] if intro else rest)
@@ -282,7 +298,7 @@ def _listed_items(text: str) -> list[str]:
 
 def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> Entity | None:
     """The feature a marked line names: a known feature in it, else the line's own words."""
-    text = doc.text[line.start:line.end]
+    text = _text(doc)[line.start:line.end]
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
@@ -291,13 +307,13 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
             _AVAILABILITY.search(text):
         return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
-            doc.text[leading[0].end_char:head_end].replace(marker.text, "")):
+            _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
         return None  # "TorchServe (Experimental)": the library itself
-    generic = _GENERIC_LEAD.match(doc.text[marker.end_char:head_end])
+    generic = _GENERIC_LEAD.match(_text(doc)[marker.end_char:head_end])
     features = [s for s in named if s.label_ == "Feature"]
     known = [s for s in features if (
-        (s in leading and _NAME_ENDS.match(doc.text[s.end_char:head_end]))
-        or _VIA.search(doc.text[line.start:s.start_char])
+        (s in leading and _NAME_ENDS.match(_text(doc)[s.end_char:head_end]))
+        or _VIA.search(_text(doc)[line.start:s.start_char])
         or (generic and len(features) == 1))]
     if known:
         return _entity(known[0])
