@@ -1,0 +1,360 @@
+"""Tests of ``ptkg.render`` and ``ptkg render`` without a browser (``tests/browser/`` has those).
+
+What the page does in Chromium is tested there; here: the selection, the seeded layout, the
+embedded data, determinism, self-containment, the CLI and its errors.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from collections import Counter
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from ptkg.cli import main
+from ptkg.errors import PtkgError
+from ptkg.graph import node_id, read_graph, write_graph
+from ptkg.render import (
+    PHYSICS_NODE_LIMIT,
+    UnknownNameError,
+    embed_json,
+    generate_graph_html,
+    generate_timeline_html,
+    graph_view_data,
+    layout_positions,
+    render_graph,
+    select_subgraph,
+    timeline_for_render,
+    timeline_view_data,
+)
+
+CRAFTED = ["</script><script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<!--",
+           "a\u2028b\u2029c", "&amp; &lt;", "\"quoted\" 'single'"]
+
+
+def run(*args, catch: bool = True):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch)
+
+
+def page_data(html: str) -> dict:
+    """The JSON the page embeds, read back as the browser's JSON.parse would."""
+    match = re.search(r'<script type="application/json" id="ptkg-data">(.*?)</script>', html,
+                      re.S)
+    return json.loads(match.group(1))
+
+
+def release_graph() -> nx.MultiDiGraph:
+    """PyTorch 1.8.1, 1.9 and 1.10 (added out of order); torch.fx introduced by two of them."""
+    graph = nx.MultiDiGraph()
+    for version, date in [("1.10", "2021-10-21"), ("1.8.1", None), ("1.9", "2021-06-15")]:
+        props = {"library": "PyTorch", "version": version, "mentions": 1, "aliases": []}
+        if date:
+            props["date"] = date
+        graph.add_node(node_id("Release", f"PyTorch {version}"), label="Release",
+                       name=f"PyTorch {version}", **props)
+    for name in ["torch.fx", "FSDP"]:
+        graph.add_node(node_id("Feature", name), label="Feature", name=name, mentions=2,
+                       aliases=[])
+    url = "https://pytorch.org/blog/a/"
+    for release, feature, stability in [("1.8.1", "torch.fx", "Beta"),
+                                        ("1.10", "torch.fx", "Stable"), ("1.10", "FSDP", None)]:
+        props = {"sources": [url], "evidence": [f"{feature} in {release}"], "count": 1,
+                 "rules": ["test"]}
+        if stability:
+            props["stability"] = stability
+        graph.add_edge(node_id("Release", f"PyTorch {release}"), node_id("Feature", feature),
+                       key="INTRODUCES", type="INTRODUCES", **props)
+    return graph
+
+
+# --------------------------------------------------------------------------- embedding
+
+
+@pytest.mark.parametrize("text", CRAFTED)
+def test_embed_json_escapes_markup_and_round_trips(text):
+    embedded = embed_json({"text": text, "list": [text]})
+    for forbidden in ["<", ">", "&", "\u2028", "\u2029"]:
+        assert forbidden not in embedded
+    assert json.loads(embedded) == {"text": text, "list": [text]}
+
+
+def test_generate_graph_html_keeps_crafted_text_inside_the_json(tmp_path):
+    graph = nx.MultiDiGraph()
+    for i, text in enumerate(CRAFTED):
+        graph.add_node(node_id("Feature", text), label="Feature", name=text, mentions=i,
+                       aliases=[text])
+    graph.add_edge(node_id("Feature", CRAFTED[0]), node_id("Feature", CRAFTED[1]),
+                   key="BASED_ON", type="BASED_ON", sources=["https://x/<b>"],
+                   evidence=[CRAFTED[1]], count=1, rules=["r"])
+    html = generate_graph_html(graph, title=CRAFTED[0])
+    assert "<img" not in html
+    assert "alert(1)</script>" not in html
+    assert html.count("<!--") == 0
+    assert "<title>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" in html
+    data = page_data(html)
+    assert sorted(n["name"] for n in data["nodes"]) == sorted(CRAFTED)
+    assert data["edges"][0]["evidence"] == [["https://x/<b>", CRAFTED[1]]]
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def test_generate_graph_html_is_deterministic(sample_graph, sample_graph_file):
+    first = generate_graph_html(sample_graph)
+    again = generate_graph_html(read_graph(sample_graph_file))
+    shuffled = nx.MultiDiGraph()
+    shuffled.add_nodes_from(reversed(list(sample_graph.nodes(data=True))))
+    shuffled.add_edges_from(reversed(list(sample_graph.edges(keys=True, data=True))))
+    assert first == again == generate_graph_html(shuffled)
+
+
+@pytest.mark.parametrize("generate", [generate_graph_html, generate_timeline_html],
+                         ids=["graph", "timeline"])
+def test_page_is_self_contained(sample_graph, generate):
+    html = generate(sample_graph)
+    assert not re.search(r"<(script|img|iframe|link)\b[^>]*\b(src|href)=", html, re.I)
+    styles = "".join(re.findall(r"<style>(.*?)</style>", html, re.S))
+    assert not re.search(r"@import|url\(|@font-face", styles, re.I)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    assert "default-src &#x27;none&#x27;" in csp
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    assert len(scripts) >= 2
+    for code in scripts:
+        digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+        assert f"sha256-{digest}" in csp
+    assert "sourceMappingURL" not in html
+
+
+def test_graph_view_data_encodes_the_graph(sample_graph):
+    data = graph_view_data(sample_graph)
+    assert len(data["nodes"]) == sample_graph.number_of_nodes()
+    assert len(data["edges"]) == sample_graph.number_of_edges()
+    ids = [n["id"] for n in data["nodes"]]
+    edges = {(ids[e["from"]], e["type"], ids[e["to"]]) for e in data["edges"]}
+    assert edges == {(u, k, v) for u, v, k in sample_graph.edges(keys=True)}
+    assert Counter(n["label"] for n in data["nodes"]) == Counter(
+        d["label"] for _, d in sample_graph.nodes(data=True))
+    assert data["physics"] is (sample_graph.number_of_nodes() <= PHYSICS_NODE_LIMIT)
+    fx = ids.index(node_id("Feature", "torch.fx"))
+    assert data["nodes"][fx]["size"] > data["nodes"][ids.index(node_id("Feature", "ATen"))][
+        "size"]
+    introduces = [e for e in data["edges"] if e["type"] == "INTRODUCES" and e["to"] == fx]
+    assert [e["props"]["stability"] for e in introduces] == ["Beta"]
+    assert all(url in data["posts"] for e in data["edges"] for url, _ in e["evidence"])
+
+
+def test_graph_view_data_big_graph_starts_without_physics():
+    graph = nx.path_graph(PHYSICS_NODE_LIMIT + 1, create_using=nx.MultiDiGraph)
+    graph = nx.relabel_nodes(graph, {i: f"Feature:f{i}" for i in graph})
+    for node in graph:
+        graph.nodes[node].update(label="Feature", name=node[8:], mentions=1, aliases=[])
+    data = graph_view_data(graph)
+    assert data["physics"] is False
+    assert data["notice"].startswith(f"{PHYSICS_NODE_LIMIT + 1} nodes: physics is off")
+
+
+@pytest.mark.parametrize("subtitle, message", [
+    ("the whole graph", "This graph is empty"),
+    ("min mentions: 9", "Nothing to show: no node is left by this selection (min mentions: 9)"),
+])
+def test_graph_view_data_empty_graph_says_so(subtitle, message):
+    data = graph_view_data(nx.MultiDiGraph(), subtitle=subtitle)
+    assert data["empty"].startswith(message)
+    assert data["nodes"] == [] and data["physics"] is False
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def test_layout_positions_is_seeded_and_spread(sample_graph):
+    positions = layout_positions(sample_graph)
+    assert positions == layout_positions(sample_graph.copy())
+    assert set(positions) == set(sample_graph)
+    assert all(isinstance(c, int) for xy in positions.values() for c in xy)
+    assert len(set(positions.values())) == len(positions)
+    assert positions != layout_positions(sample_graph, seed=8)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2])
+def test_layout_positions_tiny_graphs(size):
+    graph = nx.MultiDiGraph()
+    graph.add_nodes_from(f"Feature:{i}" for i in range(size))
+    positions = layout_positions(graph)
+    assert sorted(positions) == sorted(graph)
+    assert len(set(positions.values())) == size
+
+
+# --------------------------------------------------------------------------- selection
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_select_subgraph_focus_keeps_the_neighborhood(sample_graph, depth):
+    center = node_id("Feature", "torch.fx")
+    expected = set(nx.ego_graph(sample_graph.to_undirected(), center, radius=depth))
+    selected = select_subgraph(sample_graph, focus="TORCH.FX", depth=depth)
+    assert set(selected) == expected
+    assert selected.graph["centers"] == [center]
+    assert {(u, v, k) for u, v, k in selected.edges(keys=True)} == {
+        (u, v, k) for u, v, k in sample_graph.edges(keys=True) if u in expected and v in expected}
+
+
+def test_select_subgraph_release_and_labels(sample_graph):
+    release = node_id("Release", "PyTorch 1.8")
+    near = {release, *sample_graph.predecessors(release), *sample_graph.successors(release)}
+    selected = select_subgraph(sample_graph, release="pytorch 1.8", labels=["feature"])
+    assert set(selected) == {n for n in near if n == release
+                             or sample_graph.nodes[n]["label"] == "Feature"}
+    assert {sample_graph.nodes[n]["label"] for n in selected} == {"Release", "Feature"}
+
+
+def test_select_subgraph_min_mentions_keeps_posts(sample_graph):
+    selected = select_subgraph(sample_graph, min_mentions=3)
+    assert set(selected) == {n for n, d in sample_graph.nodes(data=True)
+                             if d["label"] == "Post" or d["mentions"] >= 3}
+
+
+@pytest.mark.parametrize("kwargs, what, closest", [
+    ({"focus": "PyTorch 1.88"}, "entity", "PyTorch 1.8"),
+    ({"release": "torch.fx"}, "release", None),
+    ({"release": "PyTorch 1.88"}, "release", "PyTorch 1.8"),
+])
+def test_select_subgraph_unknown_name_lists_closest(sample_graph, kwargs, what, closest):
+    with pytest.raises(UnknownNameError) as error:
+        select_subgraph(sample_graph, **kwargs)
+    name = next(iter(kwargs.values()))
+    assert str(error.value).startswith(f"no {what} named {name!r} in the graph")
+    if closest:
+        assert closest in error.value.closest
+        assert len(error.value.closest) <= 5
+
+
+def test_select_subgraph_unknown_label(sample_graph):
+    with pytest.raises(PtkgError, match=r"^unknown label 'Person'; labels: Feature, "):
+        select_subgraph(sample_graph, labels=["Person"])
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def test_timeline_for_render_version_order_and_stability():
+    lanes = timeline_for_render(release_graph())
+    assert [lane["library"] for lane in lanes] == ["PyTorch"]
+    releases = lanes[0]["releases"]
+    assert [(r["version"], r["date"]) for r in releases] == [
+        ("1.8.1", None), ("1.9", "2021-06-15"), ("1.10", "2021-10-21")]
+    assert [[(f["name"], f["stability"]) for f in r["features"]] for r in releases] == [
+        [("torch.fx", "Beta")], [], [("FSDP", None), ("torch.fx", "Stable")]]
+
+
+def test_timeline_view_data_one_row_per_feature():
+    data = timeline_view_data(release_graph())
+    (lane,) = data["libraries"]
+    names = [data["nodes"][f["node"]]["name"] for f in lane["features"]]
+    assert names == ["torch.fx", "FSDP"]
+    cells = [[(c["column"], c["stability"]) for c in f["cells"]] for f in lane["features"]]
+    assert cells == [[(0, "Beta"), (2, "Stable")], [(2, "")]]
+    assert len(data["edges"]) == 3
+    assert timeline_view_data(nx.MultiDiGraph())["empty"].startswith("This graph has no release")
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_cli_render_writes_the_page(tmp_path, sample_graph, sample_graph_file):
+    out = tmp_path / "graph.html"
+    result = run("render", "--graph", sample_graph_file, "--out", out, catch=False)
+    assert result.exit_code == 0
+    size = len(out.read_bytes())
+    assert result.output == (f"wrote {out}: {sample_graph.number_of_nodes()} nodes, "
+                             f"{sample_graph.number_of_edges()} edges, {size:,} bytes\n")
+    again = tmp_path / "again.html"
+    run("render", "--graph", sample_graph_file, "--out", again, catch=False)
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_cli_render_focus_label_release(tmp_path, sample_graph_file):
+    out = tmp_path / "focus.html"
+    result = run("render", "--graph", sample_graph_file, "--out", out, "--focus", "PyTorch 1.8",
+                 "--depth", "1", "--label", "Release", "--label", "Hardware", "--release",
+                 "PyTorch 1.8", "--min-mentions", "1", catch=False)
+    assert result.exit_code == 0
+    data = page_data(out.read_text(encoding="utf8"))
+    assert {n["label"] for n in data["nodes"]} <= {"Release", "Hardware"}
+    assert data["subtitle"] == ("focus: PyTorch 1.8 (depth 1) · release: PyTorch 1.8 · "
+                                "labels: Release, Hardware · min mentions: 1")
+    assert [data["nodes"][i]["name"] for i in data["centers"]] == ["PyTorch 1.8"]
+
+
+def test_cli_render_timeline(tmp_path, sample_graph, sample_graph_file):
+    out = tmp_path / "timeline.html"
+    result = run("render", "--graph", sample_graph_file, "--timeline", "--out", out, catch=False)
+    assert result.exit_code == 0
+    releases = [n for n, d in sample_graph.nodes(data=True) if d["label"] == "Release"]
+    assert re.fullmatch(rf"wrote {re.escape(str(out))}: {len(releases)} releases of \d+ "
+                        r"libraries, \d+ features, [\d,]+ bytes\n", result.output)
+    assert page_data(out.read_text(encoding="utf8"))["view"] == "timeline"
+
+
+def test_cli_render_missing_graph_is_one_line_error(tmp_path):
+    missing = tmp_path / "nope.json"
+    result = run("render", "--graph", missing, "--out", tmp_path / "x.html")
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {missing}: no such graph file; build one with "
+                             "`ptkg build`\n")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_render_unknown_focus_lists_closest(tmp_path, sample_graph_file):
+    result = run("render", "--graph", sample_graph_file, "--out", tmp_path / "x.html",
+                 "--focus", "torch.fxx")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: no entity named 'torch.fxx' in the graph; closest: "
+                                    "torch.fx")
+    assert result.output.count("\n") == 1
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--depth", "2"], "--depth needs --focus"),
+    (["--timeline", "--focus", "torch.fx"], "--timeline draws every release"),
+    (["--timeline", "--label", "Release"], "--timeline draws every release"),
+])
+def test_cli_render_usage_errors(tmp_path, sample_graph_file, args, message):
+    result = run("render", "--graph", sample_graph_file, "--out", tmp_path / "x.html", *args)
+    assert result.exit_code == 2
+    assert f"Error: {message}" in result.output
+
+
+def test_cli_render_unwritable_out_is_one_line_error(tmp_path, sample_graph_file):
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf8")
+    result = run("render", "--graph", sample_graph_file, "--out", blocker / "graph.html")
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {blocker / 'graph.html'}: cannot write the page")
+    assert result.output.count("\n") == 1
+
+
+def test_render_graph_failed_write_keeps_the_old_page(tmp_path, sample_graph, monkeypatch):
+    out = tmp_path / "graph.html"
+    out.write_text("old page", encoding="utf8")
+
+    def fail(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", fail)
+    with pytest.raises(PtkgError, match="cannot write the page"):
+        render_graph(sample_graph, out)
+    assert out.read_text(encoding="utf8") == "old page"
+    assert [p.name for p in tmp_path.iterdir()] == ["graph.html"]
+
+
+def test_render_graph_round_trip_through_file(tmp_path, sample_graph):
+    """A graph written and read back renders the same page."""
+    write_graph(sample_graph, tmp_path / "g.json")
+    assert generate_graph_html(read_graph(tmp_path / "g.json")) == generate_graph_html(
+        sample_graph)
