@@ -1,0 +1,400 @@
+"""Feature lifecycles and release diffs: what each release said of a feature, and what changed.
+
+A feature's stability is a history: every ``(release)-[:INTRODUCES]->(feature)`` edge keeps the
+stability that release stated (``Prototype``, ``Beta``, ``Stable``, or none). From those edges:
+
+- :func:`feature_lifecycle`: every release that introduces a feature, in version order (per
+  library), with the stability each stated and its evidence (sentence + post URL), the feature's
+  current ``stability`` (the graph's: stated by its latest release), and its **changes**: a
+  *promotion* when a release states a higher stability (Prototype < Beta < Stable) than the
+  previous release of the same library that stated one, a *demotion* when lower. Releases that
+  state no stability are listed but neither promote nor demote.
+- :func:`release_diff`: two releases ``a`` and ``b`` of one library, ``a`` older. The feature's
+  *stability as of a release R* is the one stated by the latest release of the library up to
+  and including R that stated one.
+
+  * **new**: ``b`` introduces it and no release of the library up to and including ``a`` did;
+  * **promoted** / **demoted**: ``b`` introduces it with a stability higher / lower than its
+    stability as of ``a``;
+  * **only in a**: ``a`` introduces it and ``b`` does not.
+
+Both return dataclasses (``to_dict()`` gives plain JSON data, sorted) and work on any graph
+:func:`ptkg.graph.build_graph` made. Releases of different libraries are never compared:
+a promotion is within one library.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+
+import networkx as nx
+
+from .errors import PtkgError
+from .explore import find_nodes
+from .graph import STABILITY_ORDER, node_id
+from .resolve import name_key
+from .versions import version_key
+
+
+class NotFoundError(PtkgError):
+    """No node of the wanted label has that name or alias (the message lists the closest)."""
+
+
+class ReleaseOrderError(PtkgError):
+    """Two releases that cannot be diffed: the same one, other libraries, or the wrong order."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A sentence and the post it was read from."""
+
+    sentence: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What one release said of a feature: its INTRODUCES edge."""
+
+    release: str
+    library: str
+    version: str
+    date: str | None
+    stability: str | None
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Change:
+    """A promotion or demotion between two releases of one library."""
+
+    kind: str  # "promotion" or "demotion"
+    library: str
+    from_release: str
+    from_stability: str
+    to_release: str
+    to_stability: str
+
+
+@dataclass
+class Lifecycle:
+    """A feature's history across releases."""
+
+    feature: str
+    aliases: list[str]
+    stability: str | None  # current: stated by its latest release
+    libraries: list[str]  # PART_OF
+    releases: list[Statement] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def promotions(self) -> list[Change]:
+        return [c for c in self.changes if c.kind == "promotion"]
+
+    @property
+    def demotions(self) -> list[Change]:
+        return [c for c in self.changes if c.kind == "demotion"]
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["promotions"] = [asdict(c) for c in self.promotions]
+        data["demotions"] = [asdict(c) for c in self.demotions]
+        del data["changes"]
+        return data
+
+
+@dataclass(frozen=True)
+class DiffEntry:
+    """One feature of a release diff, with the evidence of the statement(s) behind it."""
+
+    feature: str
+    stability: str | None  # stated by b (by a for "only in a")
+    evidence: tuple[Evidence, ...] = ()
+    previous_stability: str | None = None  # as of a (promoted, demoted)
+    previous_release: str | None = None  # the release that stated it
+    previous_evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass
+class ReleaseDiff:
+    """What changed between release ``a`` and release ``b`` of one library."""
+
+    a: str
+    b: str
+    library: str
+    new: list[DiffEntry] = field(default_factory=list)
+    promoted: list[DiffEntry] = field(default_factory=list)
+    demoted: list[DiffEntry] = field(default_factory=list)
+    only_in_a: list[DiffEntry] = field(default_factory=list)
+
+    CATEGORIES = ("new", "promoted", "demoted", "only_in_a")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------- lookup
+
+
+def find_node(graph: nx.MultiDiGraph, name: str, label: str) -> str:
+    """The node of ``label`` named ``name`` or having it as an alias (any form: case, spacing,
+    backticks, ``()``, a ``v`` before a version do not count).
+
+    A node whose own name matches wins over nodes that have it as an alias. For a release, a
+    version written with fewer or more trailing ``.0`` ("PyTorch 2", "pytorch v2.0.0") matches
+    when no release matches exactly.
+
+    Raises
+    ------
+    NotFoundError
+        No such node, or several (the message names them, or the closest names).
+    """
+    nodes = [n for n in find_nodes(graph, name) if graph.nodes[n]["label"] == label]
+    if len(nodes) > 1:
+        own = [n for n in nodes if name_key(graph.nodes[n]["name"]) == name_key(name)]
+        nodes = own or nodes
+    if not nodes and label == "Release":
+        nodes = _releases_by_version(graph, name)
+    if len(nodes) == 1:
+        return nodes[0]
+    if nodes:
+        names = ", ".join(graph.nodes[n]["name"] for n in nodes)
+        raise NotFoundError(f"{name!r} names several {label} nodes: {names}; use the full name")
+    names = sorted({d["name"] for _, d in graph.nodes(data=True) if d["label"] == label})
+    close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+    hint = f"; closest: {', '.join(close)}" if close else ""
+    raise NotFoundError(f"no {label} named {name!r}{hint}")
+
+
+def _releases_by_version(graph: nx.MultiDiGraph, name: str) -> list[str]:
+    library, _, version = name.strip().rpartition(" ")
+    if not library:
+        return []
+    wanted = (name_key(library), _trimmed(version))
+    return sorted(n for n, d in graph.nodes(data=True) if d["label"] == "Release"
+                  and (name_key(d.get("library", "")), _trimmed(d.get("version", ""))) == wanted)
+
+
+def _trimmed(version: str) -> tuple:
+    key = list(version_key(version))
+    while len(key) > 1 and key[-1] == (0, 0, ""):
+        key.pop()
+    return tuple(key)
+
+
+# --------------------------------------------------------------------------- lifecycle
+
+
+def statements(graph: nx.MultiDiGraph, feature: str) -> list[Statement]:
+    """The INTRODUCES edges into ``feature`` (a node id), ordered by library, then version."""
+    found = []
+    for release, _, key, edge in graph.in_edges(feature, keys=True, data=True):
+        if key != "INTRODUCES":
+            continue
+        data = graph.nodes[release]
+        found.append(Statement(
+            data["name"], data.get("library", ""), data.get("version", ""), data.get("date"),
+            edge.get("stability"), _evidence(edge)))
+    return sorted(found, key=_release_order)
+
+
+def _release_order(statement: Statement) -> tuple:
+    return (statement.library.casefold(), statement.library, version_key(statement.version),
+            statement.release)
+
+
+def _evidence(edge: dict) -> tuple[Evidence, ...]:
+    pairs = zip(edge.get("evidence", []), edge.get("sources", []), strict=True)
+    return tuple(Evidence(sentence, url) for sentence, url in pairs)
+
+
+def changes(history: Iterable[Statement]) -> list[Change]:
+    """Promotions and demotions: each stated stability against the previous one stated by a
+    release of the same library (``history`` in version order).
+
+    Examples
+    --------
+    >>> said = [Statement("PyTorch 1.8", "PyTorch", "1.8", None, "Prototype"),
+    ...         Statement("PyTorch 1.9", "PyTorch", "1.9", None, None),
+    ...         Statement("PyTorch 1.10", "PyTorch", "1.10", None, "Stable")]
+    >>> [(c.kind, c.from_release, c.to_release) for c in changes(said)]
+    [('promotion', 'PyTorch 1.8', 'PyTorch 1.10')]
+    """
+    found = []
+    last: dict[str, Statement] = {}
+    for statement in history:
+        if statement.stability not in STABILITY_ORDER:
+            continue
+        before = last.get(statement.library)
+        if before is not None and before.stability != statement.stability:
+            up = STABILITY_ORDER[statement.stability] > STABILITY_ORDER[before.stability]
+            found.append(Change("promotion" if up else "demotion", statement.library,
+                                before.release, before.stability, statement.release,
+                                statement.stability))
+        last[statement.library] = statement
+    return found
+
+
+def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
+    """The lifecycle of the feature named ``name`` (or having it as an alias).
+
+    Raises
+    ------
+    NotFoundError
+        No feature has that name.
+    """
+    node = find_node(graph, name, "Feature")
+    data = graph.nodes[node]
+    history = statements(graph, node)
+    libraries = sorted({graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
+                        if key == "PART_OF"})
+    return Lifecycle(data["name"], list(data.get("aliases", [])), data.get("stability"),
+                     libraries, history, changes(history))
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
+    """What changed from release ``a`` to release ``b`` (names or aliases) of one library.
+
+    Raises
+    ------
+    NotFoundError
+        A release is not in the graph.
+    ReleaseOrderError
+        ``a`` and ``b`` are the same release, of different libraries, or ``a`` is not older.
+    """
+    node_a, node_b = find_node(graph, a, "Release"), find_node(graph, b, "Release")
+    ra, rb = graph.nodes[node_a], graph.nodes[node_b]
+    if node_a == node_b:
+        raise ReleaseOrderError(f"{ra['name']!r} is compared with itself; name two releases")
+    if ra["library"] != rb["library"]:
+        raise ReleaseOrderError(f"{ra['name']} and {rb['name']} are releases of different "
+                                "libraries; compare two releases of one library")
+    if version_key(ra["version"]) >= version_key(rb["version"]):
+        raise ReleaseOrderError(f"{ra['name']} does not come before {rb['name']}; "
+                                "give the older release first")
+    library = ra["library"]
+    releases = [n for _, n, key in graph.out_edges(node_id("Library", library), keys=True)
+                if key == "HAS_RELEASE"] or [node_a, node_b]
+    up_to_a = {n for n in releases
+               if version_key(graph.nodes[n]["version"]) <= version_key(ra["version"])}
+    introduced_a = _introduced(graph, node_a)
+    introduced_b = _introduced(graph, node_b)
+    before: dict[str, set] = {}
+    as_of_a: dict[str, tuple[tuple, str, str, tuple[Evidence, ...]]] = {}
+    for release in up_to_a:
+        rank = version_key(graph.nodes[release]["version"])
+        for feature, edge in _introduced(graph, release).items():
+            before.setdefault(feature, set()).add(release)
+            stability = edge.get("stability")
+            if stability in STABILITY_ORDER and (
+                    feature not in as_of_a or as_of_a[feature][0] < rank):
+                as_of_a[feature] = (rank, stability, graph.nodes[release]["name"],
+                                    _evidence(edge))
+    diff = ReleaseDiff(ra["name"], rb["name"], library)
+    for feature, edge in introduced_b.items():
+        entry = DiffEntry(graph.nodes[feature]["name"], edge.get("stability"), _evidence(edge))
+        if feature not in before:
+            diff.new.append(entry)
+            continue
+        stability = edge.get("stability")
+        if stability not in STABILITY_ORDER or feature not in as_of_a:
+            continue
+        _, previous, previous_release, previous_evidence = as_of_a[feature]
+        if previous == stability:
+            continue
+        entry = DiffEntry(entry.feature, stability, entry.evidence, previous, previous_release,
+                          previous_evidence)
+        up = STABILITY_ORDER[stability] > STABILITY_ORDER[previous]
+        (diff.promoted if up else diff.demoted).append(entry)
+    for feature, edge in introduced_a.items():
+        if feature not in introduced_b:
+            diff.only_in_a.append(DiffEntry(graph.nodes[feature]["name"],
+                                             edge.get("stability"), _evidence(edge)))
+    for category in ReleaseDiff.CATEGORIES:
+        getattr(diff, category).sort(key=lambda e: (e.feature.casefold(), e.feature))
+    return diff
+
+
+def _introduced(graph: nx.MultiDiGraph, release: str) -> dict[str, dict]:
+    """Feature node -> INTRODUCES edge data, for the features ``release`` introduces."""
+    return {feature: edge for _, feature, key, edge in graph.out_edges(release, keys=True,
+                                                                        data=True)
+            if key == "INTRODUCES"}
+
+
+# --------------------------------------------------------------------------- text
+
+SENTENCE_WIDTH = 100
+
+
+def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
+    """``ptkg lifecycle``'s table: the releases with stability and evidence, then the changes."""
+    from .cypher import format_rows
+
+    lines = [f"Feature: {lifecycle.feature}"]
+    if lifecycle.aliases:
+        lines.append(f"aliases: {', '.join(lifecycle.aliases)}")
+    if lifecycle.libraries:
+        lines.append(f"part of: {', '.join(lifecycle.libraries)}")
+    lines.append(f"current stability: {lifecycle.stability or 'not stated'}")
+    if not lifecycle.releases:
+        lines.append("no release introduces it")
+        return "\n".join(lines) + "\n"
+    rows = []
+    for statement in lifecycle.releases:
+        cells = [statement.release, statement.date, statement.stability]
+        for i, evidence in enumerate(statement.evidence or (Evidence("", ""),)):
+            rows.append([*(cells if i == 0 else ["", None, None]), evidence.url,
+                         _short(evidence.sentence)])
+    lines.append(format_rows(["release", "date", "stability", "post", "evidence"], rows,
+                             "table").rstrip("\n"))
+    for title, found in (("promotions", lifecycle.promotions),
+                         ("demotions", lifecycle.demotions)):
+        text = "; ".join(f"{c.from_release} {c.from_stability} -> {c.to_release} "
+                         f"{c.to_stability}" for c in found)
+        lines.append(f"{title}: {text or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
+def generate_diff_text(diff: ReleaseDiff) -> str:
+    """``ptkg diff``'s table: one row per feature and category, with its first evidence."""
+    from .cypher import format_rows
+
+    counts = [f"{len(diff.new)} new", f"{len(diff.promoted)} promoted",
+              f"{len(diff.demoted)} demoted", f"{len(diff.only_in_a)} only in {diff.a}"]
+    lines = [f"{diff.a} -> {diff.b}: {', '.join(counts)}"]
+    rows = []
+    for category, title in (("new", "new"), ("promoted", "promoted"), ("demoted", "demoted"),
+                            ("only_in_a", f"only in {diff.a}")):
+        for entry in getattr(diff, category):
+            stability = entry.stability
+            if entry.previous_stability:
+                stability = (f"{entry.previous_stability} ({entry.previous_release}) -> "
+                             f"{entry.stability}")
+            first = entry.evidence[0] if entry.evidence else Evidence("", "")
+            more = f" (+{len(entry.evidence) - 1} more)" if len(entry.evidence) > 1 else ""
+            rows.append([title, entry.feature, stability, first.url,
+                         _short(first.sentence) + more])
+    if rows:
+        lines.append(format_rows(["change", "feature", "stability", "post", "evidence"], rows,
+                                 "table").rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def _short(sentence: str, width: int = SENTENCE_WIDTH) -> str:
+    """A sentence cut to ``width`` characters for a table cell.
+
+    Examples
+    --------
+    >>> _short("abcdef", 4)
+    'abc…'
+    """
+    return sentence if len(sentence) <= width else sentence[:width - 1].rstrip() + "…"

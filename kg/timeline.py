@@ -1,0 +1,174 @@
+"""The release timeline: each library's releases in version order, with dates and headlines.
+
+:func:`timeline` returns plain data (dataclasses; ``to_dict()`` gives JSON data) for any view
+to draw: ``ptkg timeline`` prints it as tables or JSON, an HTML view can draw it as lanes.
+
+- Libraries are ordered by name (case-insensitive), ``PyTorch`` — the core library — first.
+- Releases follow the ``PRECEDES`` chain of their library (it is version order); a release the
+  chain does not reach (a graph edited by hand) comes after it, in version order.
+- ``date`` is the release's date: the earliest date of a post that announces it (``ANNOUNCES``),
+  absent when no dated post does.
+- ``headlines``: the features the release introduces, Stable first, then Beta, Prototype and
+  those with no stated stability; within each, the most read (INTRODUCES ``count``) first, then
+  by name; at most ``headline_limit`` (``feature_count`` says how many there are in all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import networkx as nx
+
+from .graph import STABILITY_ORDER
+from .lifecycle import find_node
+from .versions import version_key
+
+CORE_LIBRARY = "PyTorch"
+HEADLINE_LIMIT = 5
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A feature a release introduces, with the stability the release stated."""
+
+    feature: str
+    stability: str | None
+    url: str | None  # the first post the statement was read from
+
+
+@dataclass(frozen=True)
+class TimelineRelease:
+    """One release on the timeline."""
+
+    name: str
+    library: str
+    version: str
+    date: str | None
+    previous: str | None  # PRECEDES, from the older release
+    next: str | None
+    announced_by: tuple[str, ...]  # post URLs (ANNOUNCES)
+    released_with: tuple[str, ...]  # the core releases it shipped alongside (RELEASED_WITH)
+    feature_count: int
+    headlines: tuple[Headline, ...]
+
+
+@dataclass
+class LibraryTimeline:
+    """A library's releases in order."""
+
+    library: str
+    releases: list[TimelineRelease] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def timeline(graph: nx.MultiDiGraph, library: str | None = None, *,
+             headline_limit: int = HEADLINE_LIMIT) -> list[LibraryTimeline]:
+    """The releases of every library (or of ``library``, by any name or alias), in order.
+
+    Libraries without releases are left out.
+
+    Raises
+    ------
+    ptkg.lifecycle.NotFoundError
+        ``library`` is not a library of the graph.
+
+    Examples
+    --------
+    >>> from ptkg.graph import build_graph
+    >>> from ptkg.extract import Entity, Mention, PostFacts
+    >>> post = PostFacts("https://pytorch.org/blog/x/", "x", None, None,
+    ...                  [Mention(Entity("Release", f"PyTorch {v}"), v, 0, 1)
+    ...                   for v in ("1.10", "1.9")])
+    >>> [r.name for r in timeline(build_graph([post]))[0].releases]
+    ['PyTorch 1.9', 'PyTorch 1.10']
+    """
+    if library is not None:
+        libraries = [find_node(graph, library, "Library")]
+    else:
+        libraries = sorted((n for n, d in graph.nodes(data=True) if d["label"] == "Library"),
+                           key=lambda n: _library_order(graph.nodes[n]["name"]))
+    lanes = []
+    for node in libraries:
+        releases = _ordered_releases(graph, node)
+        if releases or library is not None:
+            lanes.append(LibraryTimeline(
+                graph.nodes[node]["name"],
+                [_release(graph, r, headline_limit) for r in releases]))
+    return lanes
+
+
+def _library_order(name: str) -> tuple:
+    return (name != CORE_LIBRARY, name.casefold(), name)
+
+
+def _ordered_releases(graph: nx.MultiDiGraph, library: str) -> list[str]:
+    """The library's releases along the PRECEDES chain, then any it does not reach."""
+    releases = sorted((r for _, r, key in graph.out_edges(library, keys=True)
+                       if key == "HAS_RELEASE"),
+                      key=lambda r: (version_key(graph.nodes[r].get("version", "")), r))
+    members = set(releases)
+    heads = [r for r in releases if _neighbour(graph, r, "in", members) is None]
+    ordered, seen = [], set()
+    for head in heads:
+        current = head
+        while current is not None and current not in seen:
+            ordered.append(current)
+            seen.add(current)
+            current = _neighbour(graph, current, "out", members)
+    return ordered + [r for r in releases if r not in seen]
+
+
+def _neighbour(graph: nx.MultiDiGraph, release: str, direction: str,
+               members: set[str] | None = None) -> str | None:
+    """The release before (``"in"``) or after (``"out"``) ``release`` on the PRECEDES chain."""
+    if direction == "out":
+        found = [v for _, v, key in graph.out_edges(release, keys=True) if key == "PRECEDES"]
+    else:
+        found = [u for u, _, key in graph.in_edges(release, keys=True) if key == "PRECEDES"]
+    found = sorted(n for n in found if members is None or n in members)
+    return found[0] if found else None
+
+
+def _release(graph: nx.MultiDiGraph, node: str, limit: int) -> TimelineRelease:
+    data = graph.nodes[node]
+    previous, following = _neighbour(graph, node, "in"), _neighbour(graph, node, "out")
+    announced = sorted(graph.nodes[u].get("url", u) for u, _, key in graph.in_edges(node, keys=True)
+                       if key == "ANNOUNCES")
+    with_core = sorted(graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
+                       if key == "RELEASED_WITH")
+    features = [(graph.nodes[v]["name"], edge.get("stability"), edge.get("count", 0),
+                 (edge.get("sources") or [None])[0])
+                for _, v, key, edge in graph.out_edges(node, keys=True, data=True)
+                if key == "INTRODUCES"]
+    features.sort(key=lambda f: (-STABILITY_ORDER.get(f[1], -1), -f[2], f[0].casefold(), f[0]))
+    return TimelineRelease(
+        data["name"], data.get("library", ""), data.get("version", ""), data.get("date"),
+        graph.nodes[previous]["name"] if previous else None,
+        graph.nodes[following]["name"] if following else None,
+        tuple(announced), tuple(with_core), len(features),
+        tuple(Headline(name, stability, url) for name, stability, _, url in features[:limit]))
+
+
+def timeline_to_dict(lanes: list[LibraryTimeline]) -> dict:
+    """The timeline as JSON data: ``{"libraries": [{"library", "releases": [...]}, ...]}``."""
+    return {"libraries": [lane.to_dict() for lane in lanes]}
+
+
+
+def generate_timeline_text(lanes: list[LibraryTimeline]) -> str:
+    """``ptkg timeline``'s tables: per library, its releases with date and headline features."""
+    from .cypher import format_rows
+
+    blocks = []
+    for lane in lanes:
+        title = f"{lane.library}: {len(lane.releases)} releases"
+        rows = [[r.version, r.date, r.feature_count,
+                 "; ".join(f"{h.feature} [{h.stability}]" if h.stability else h.feature
+                           for h in r.headlines)
+                 + ("; …" if r.feature_count > len(r.headlines) else "")]
+                for r in lane.releases]
+        table = format_rows(["version", "date", "features", "headlines"], rows, "table")
+        blocks.append(title + ("\n" + table.rstrip("\n") if rows else ""))
+    return "\n\n".join(blocks) + "\n" if blocks else "no releases\n"
