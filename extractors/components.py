@@ -189,9 +189,10 @@ class EntityFinder:
         text = doc.text
         for m in self._release.finditer(text):
             library = self.library_names.get(m.group("library").lower(), m.group("library"))
-            yield self._candidate(doc, m, "release", "Release", f"{library} {m.group('version')}")
+            yield self._candidate(doc, m, "release", "Release",
+                                  f"{library} {_short_version(m.group('version'))}")
         for m in _BARE_RELEASE.finditer(text):
-            version = m.group("version") or m.group("version2")
+            version = _short_version(m.group("version") or m.group("version2"))
             yield self._candidate(doc, m, "release", "Release", f"PyTorch {version}")
         for m in _API.finditer(text):
             name = "torch" + m.group(0)[5:]
@@ -237,6 +238,11 @@ class EntityFinder:
                   assigns=["doc.spans"], default_config={})
 def make_entity_finder(nlp: Language, name: str) -> EntityFinder:
     return EntityFinder(nlp, name)
+
+
+def _short_version(version: str) -> str:
+    """ "1.4.0" names the same release as "1.4"; "1.4.1" does not."""
+    return re.sub(r"^(\d+\.\d+)\.0$", r"\1", version)
 
 
 def _line_at(text: str, offset: int) -> str:

@@ -122,19 +122,25 @@ def _add_releases(graph: nx.MultiDiGraph) -> None:
 
 
 def _add_feature_stability(graph: nx.MultiDiGraph) -> None:
-    """A feature's ``stability`` is the one its latest release (by version) stated."""
+    """A feature's ``stability`` is the one its latest release stated.
+
+    Releases of one library are ordered by version; releases of several libraries by date
+    first (torchaudio 0.9 came after PyTorch 1.5), then version.
+    """
     for node, data in graph.nodes(data=True):
         if data["label"] != "Feature":
             continue
-        stated = [
-            (version_key(graph.nodes[release].get("version", "")),
-             STABILITY_ORDER[s], s)
-            for release, _, key, edge in graph.in_edges(node, keys=True, data=True)
-            if key == "INTRODUCES"
-            for s in {read[5] for read in edge["_reads"] if read[5]}
-        ]
-        if stated:
-            data["stability"] = max(stated)[2]
+        stated = [(graph.nodes[release], s)
+                  for release, _, key, edge in graph.in_edges(node, keys=True, data=True)
+                  if key == "INTRODUCES"
+                  for s in {read[5] for read in edge["_reads"] if read[5]}]
+        if not stated:
+            continue
+        mixed = len({release.get("library") for release, _ in stated}) > 1
+        data["stability"] = max(
+            ((release.get("date") or "") if mixed else "",
+             version_key(release.get("version", "")), STABILITY_ORDER[s], s)
+            for release, s in stated)[3]
 
 
 def _finish_lists(graph: nx.MultiDiGraph) -> None:
