@@ -10,9 +10,9 @@ from pathlib import Path
 
 import networkx as nx
 
+from .cache import CacheStats, ExtractionCache, default_cache_dir, run_cached_extraction
 from .errors import InputError
 from .graph import build_graph, write_graph
-from .pipeline import run_extraction
 from .readers import read_posts
 from .records import Skip, SkipReport
 
@@ -26,11 +26,19 @@ class BuildSummary:
     edges: dict[str, int]
     skipped: list[Skip] = field(default_factory=list)
     seconds: float = 0.0
+    cache: CacheStats | None = None  # None: built without the cache
+    cache_dir: Path | None = None
+
+    @property
+    def cached(self) -> int:
+        """Posts whose facts came from the cache."""
+        return self.cache.hits if self.cache is not None else 0
 
 
 def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = "en_core_web_sm",
           jobs: int = 1, strict: bool = False, report: SkipReport | None = None,
-          progress: Callable[[int, int], Callable[[int], None]] | None = None) -> BuildSummary:
+          progress: Callable[[int, int], Callable[[int], None]] | None = None,
+          cache: bool = True, cache_dir: str | Path | None = None) -> BuildSummary:
     """Build the graph of the posts in ``inputs`` and write it to ``graph_path``.
 
     Parameters
@@ -43,6 +51,10 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     report : collects the skipped rows, and is there to read when the build fails; when given,
         its own ``strict`` applies instead of ``strict``.
     progress : called with (total posts, 0) and returns a callback that takes a step count.
+    cache : read and write the extraction cache (:mod:`ptkg.cache`): only posts that are new
+        or changed, or every post when the extractor changed, are extracted. ``False`` builds
+        from scratch and leaves the cache alone. The graph is the same bytes either way.
+    cache_dir : the cache folder; default ``.ptkg-cache`` beside ``graph_path``.
 
     Raises
     ------
@@ -56,11 +68,19 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     if not posts:
         where = ", ".join(map(str, inputs))
         raise InputError(f"no usable post found ({len(report.skips)} rows skipped)", where)
+    store = None
+    if cache:
+        cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir(graph_path)
+        store = ExtractionCache.open(cache_dir, model)
     step = progress(len(posts), 0) if progress else None
-    results = run_extraction(posts, model=model, jobs=jobs, progress=step)
+    results = run_cached_extraction(posts, store, model=model, jobs=jobs, progress=step)
     graph = build_graph(results)
     write_graph(graph, graph_path)
-    return summarize(graph, len(posts), report.skips, time.perf_counter() - started)
+    summary = summarize(graph, len(posts), report.skips, time.perf_counter() - started)
+    if store is not None:
+        store.prune()
+        summary.cache, summary.cache_dir = store.stats, store.root
+    return summary
 
 
 def summarize(graph: nx.MultiDiGraph, posts: int, skipped: list[Skip],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import logging
 import sys
 
 import click
@@ -26,6 +27,47 @@ def output_format_option(function):
     """``--format table|json|csv``: how rows are printed."""
     return click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
                         default="table", show_default=True, help="Output format.")(function)
+
+
+def neo4j_options(function):
+    """``--uri --user --password --database``: the Neo4j server; each falls back to its env var.
+
+    The password is read from ``--password`` or ``NEO4J_PASSWORD`` and never printed.
+    """
+    options = [
+        click.option("--uri", envvar="NEO4J_URI", show_envvar=True, metavar="URI",
+                     help="Neo4j Bolt URI  [default: bolt://127.0.0.1:7687]"),
+        click.option("--user", envvar="NEO4J_USERNAME", show_envvar=True,
+                     help="Neo4j user  [default: neo4j]"),
+        click.option("--password", envvar="NEO4J_PASSWORD", show_envvar=True,
+                     help="Neo4j password; prefer the environment variable (options show in ps)."),
+        click.option("--database", envvar="NEO4J_DATABASE", show_envvar=True,
+                     help="Neo4j database  [default: neo4j]"),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def neo4j_settings(uri, user, password, database):
+    """The connection settings of :func:`neo4j_options` (env vars and defaults filled in).
+
+    Also keeps the driver's log (connection and retry warnings) off stderr, unless logging was
+    configured: a failure ends in one ``Error:`` line.
+    """
+    from .neo4j_store import Neo4jSettings
+
+    driver_log = logging.getLogger("neo4j")
+    if not driver_log.hasHandlers():
+        driver_log.addHandler(logging.NullHandler())
+    return Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
+
+
+def run_neo4j_query(settings, cypher: str, params: dict):
+    """Run a read-only query in Neo4j: (columns, rows), as ``ptkg.cypher.run_query`` gives."""
+    from .neo4j_store import connect, run_query
+    with connect(settings) as driver:
+        return run_query(driver, cypher, params, settings.database)
 
 
 def translate_errors(function):
@@ -70,13 +112,20 @@ def main() -> None:
               help="Write the skipped rows, one per line, to this file.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar (default: when stderr is a terminal).")
+@click.option("--cache/--no-cache", "cache", default=True, show_default=True,
+              help="Reuse the facts of unchanged posts; --no-cache extracts every post and "
+                   "leaves the cache alone.")
+@click.option("--cache-dir", type=click.Path(file_okay=False),
+              help="The extraction cache folder  [default: .ptkg-cache beside the graph]")
 @translate_errors
-def build(inputs, graph_path, model, jobs, strict, report_path, progress) -> None:
+def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
+          cache_dir) -> None:
     """Build the graph from blog posts: table dumps, JSONL/CSV/Parquet, Jekyll posts or folders.
 
     \b
     Example:
         ptkg build ../shared/corpus/pytorch_blog.jsonl --graph out/graph.json --jobs 2
+        ptkg build ../shared/corpus/ --graph out/graph.json --no-cache
     """
     from .build import build as run_build
     from .records import SkipReport
@@ -93,7 +142,7 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress) -> Non
 
     try:
         summary = run_build(inputs, graph_path, model=model, jobs=jobs, report=skips,
-                            progress=start)
+                            progress=start, cache=cache, cache_dir=cache_dir)
     finally:  # the skipped rows are reported when the build fails too: they may be why
         if bar is not None:
             bar.close()
@@ -101,7 +150,15 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress) -> Non
             click.echo(f"skipped {skip}", err=True)
         if report_path:
             _write_report(report_path, skips.skips)
-    click.echo(f"wrote {graph_path}: {summary.posts} posts, "
+    if summary.cache is not None and summary.cache.invalid:
+        click.echo(f"ignored {summary.cache.invalid} unreadable cache entries in "
+                   f"{summary.cache_dir} (extracted again)", err=True)
+    if summary.cache is not None and summary.cache.write_errors:
+        click.echo(f"could not write {summary.cache.write_errors} cache entries in "
+                   f"{summary.cache_dir}", err=True)
+    from_cache = (f"{summary.cached} from the cache" if summary.cache is not None
+                  else "cache off")
+    click.echo(f"wrote {graph_path}: {summary.posts} posts ({from_cache}), "
                f"{sum(summary.nodes.values())} nodes, {sum(summary.edges.values())} edges, "
                f"{len(summary.skipped)} rows skipped, {summary.seconds:.1f}s")
     _echo_counts(summary.nodes, summary.edges)
@@ -147,19 +204,27 @@ def stats(graph_path) -> None:
 @output_format_option
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")
+@click.option("--backend", type=click.Choice(["networkx", "neo4j"]), default="networkx",
+              show_default=True, help="Query the graph file (networkx) or a Neo4j server.")
+@neo4j_options
 @translate_errors
-def query(cypher, graph_path, fmt, params) -> None:
-    """Run a Cypher query on the graph.
+def query(cypher, graph_path, fmt, params, backend, uri, user, password, database) -> None:
+    """Run a Cypher query on the graph, or in Neo4j with --backend neo4j.
 
     \b
     Example:
         ptkg query 'MATCH (r:Release)-[i:INTRODUCES]->(f:Feature)
           WHERE r.name = $release RETURN f.name, i.stability' --param release="PyTorch 1.8"
+        ptkg query --backend neo4j 'MATCH (l:Library)-[:HAS_RELEASE]->(r) RETURN l.name, COUNT(r)'
     """
     from .cypher import format_rows, parse_param, run_query
 
     bound = dict(parse_param(p) for p in params)
-    columns, rows = run_query(load_graph(graph_path), cypher, bound)
+    if backend == "neo4j":
+        settings = neo4j_settings(uri, user, password, database)
+        columns, rows = run_neo4j_query(settings, cypher, bound)
+    else:
+        columns, rows = run_query(load_graph(graph_path), cypher, bound)
     click.echo(format_rows(columns, rows, fmt), nl=False)
 
 
@@ -225,6 +290,229 @@ def eval_command(gold_paths, graph_path, fmt, show_errors) -> None:
     if show_errors:
         click.echo("missed:\n" + "".join(f"  {m}\n" for m in report.missed), nl=False)
         click.echo("spurious:\n" + "".join(f"  {s}\n" for s in report.spurious), nl=False)
+
+
+@main.group("neo4j")
+def neo4j_group() -> None:
+    """Load the graph into a Neo4j server (then query it with ptkg query --backend neo4j).
+
+    \b
+    Example:
+        export NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_USERNAME=neo4j NEO4J_PASSWORD=...
+        ptkg neo4j load --graph out/graph.json
+    """
+
+
+@neo4j_group.command("load")
+@graph_option
+@neo4j_options
+@click.option("--batch-size", default=1000, show_default=True, type=click.IntRange(1),
+              help="Rows per UNWIND query and write transaction.")
+@click.option("--wipe", is_flag=True,
+              help="First delete ptkg's data: every node with a ptkg label, and its relationships.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar (default: when stderr is a terminal).")
+@translate_errors
+def neo4j_load(graph_path, uri, user, password, database, batch_size, wipe, progress) -> None:
+    """Load the graph into Neo4j: constraints, then batched, idempotent MERGEs; check the counts.
+
+    \b
+    Example:
+        NEO4J_PASSWORD=... ptkg neo4j load --graph out/graph.json --wipe
+    """
+    from tqdm import tqdm
+
+    from .neo4j_store import LABELS, connect, graph_counts
+    from .neo4j_store import load_graph as load_into_neo4j
+    from .neo4j_store import wipe as wipe_neo4j
+
+    graph = load_graph(graph_path)
+    settings = neo4j_settings(uri, user, password, database)
+    where = f"{settings.display_uri} (database {settings.database})"
+    with connect(settings) as driver:
+        if wipe:
+            labels = set(LABELS) | set(graph_counts(graph)[0])
+            deleted = wipe_neo4j(driver, settings.database, labels=labels)
+            click.echo(f"wiped {deleted} ptkg nodes from {where}")
+        total = graph.number_of_nodes() + graph.number_of_edges()
+        with tqdm(total=total, unit="row", desc="loading", file=sys.stderr,
+                  disable=not progress if progress is not None else None) as bar:
+            summary = load_into_neo4j(driver, graph, settings.database, batch_size,
+                                      progress=bar.update)
+    click.echo(f"loaded {graph_path} into {where}: {sum(summary.nodes.values())} nodes, "
+               f"{sum(summary.relationships.values())} relationships in {summary.batches} "
+               f"batches, {summary.seconds:.1f}s; the counts in Neo4j match the graph")
+    _echo_counts(summary.nodes, summary.relationships)
+
+
+@main.command()
+@graph_option
+@click.option("--format", "fmt", type=click.Choice(["graphml", "cypher", "csv"]), required=True,
+              help="graphml (Gephi), cypher (a MERGE script for Neo4j) or csv (neo4j-admin "
+                   "import files).")
+@click.option("--out", "out_path", required=True, type=click.Path(),
+              help="The file to write (graphml, cypher) or the folder (csv).")
+@translate_errors
+def export(graph_path, fmt, out_path) -> None:
+    """Export the graph as GraphML, a Cypher script or neo4j-admin import CSVs.
+
+    \b
+    Example:
+        ptkg export --graph out/graph.json --format graphml --out out/graph.graphml
+        ptkg export --graph out/graph.json --format cypher --out out/graph.cypher
+        ptkg export --graph out/graph.json --format csv --out out/csv
+    """
+    from . import export as exporters
+
+    graph = load_graph(graph_path)
+    counts = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} relationships"
+    if fmt == "csv":
+        summary = exporters.write_csv(graph, out_path)
+        click.echo(f"wrote {out_path}: {counts} in {len(summary.node_files)} node files and "
+                   f"{len(summary.relationship_files)} relationship files, "
+                   f"array delimiter {summary.array_delimiter!r}")
+        for name in [*summary.node_files, *summary.relationship_files, *summary.other_files]:
+            click.echo(f"  {name}")
+        return
+    write = exporters.write_graphml if fmt == "graphml" else exporters.write_cypher
+    write(graph, out_path)
+    click.echo(f"wrote {out_path}: {counts}")
+
+
+def report_format_option(function):
+    """``--format table|json``: a report printed as tables or as one JSON document."""
+    return click.option("--format", "fmt", type=click.Choice(["table", "json"]),
+                        default="table", show_default=True, help="Output format.")(function)
+
+
+def _echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("name")
+@graph_option
+@report_format_option
+@translate_errors
+def lifecycle(name, graph_path, fmt) -> None:
+    """Show a feature's stability in every release that introduces it, and its promotions.
+
+    \b
+    Example:
+        ptkg lifecycle torch.compile --graph out/graph.json
+        ptkg lifecycle ZeroRedundancyOptimizer --format json
+    """
+    from .lifecycle import feature_lifecycle, generate_lifecycle_text
+
+    found = feature_lifecycle(load_graph(graph_path), name)
+    if fmt == "json":
+        _echo_json(found.to_dict())
+    else:
+        click.echo(generate_lifecycle_text(found), nl=False)
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@graph_option
+@report_format_option
+@translate_errors
+def diff(a, b, graph_path, fmt) -> None:
+    """Compare two releases of a library: new, promoted, demoted features and those only in A.
+
+    \b
+    Example:
+        ptkg diff "PyTorch 2.0" "PyTorch 2.1" --graph out/graph.json
+        ptkg diff "pytorch v1.9" "PyTorch 1.10" --format json
+    """
+    from .lifecycle import ReleaseOrderError, generate_diff_text, release_diff
+
+    try:
+        found = release_diff(load_graph(graph_path), a, b)
+    except ReleaseOrderError as error:
+        raise click.UsageError(str(error)) from None
+    if fmt == "json":
+        _echo_json(found.to_dict())
+    else:
+        click.echo(generate_diff_text(found), nl=False)
+
+
+@main.command()
+@click.option("--library", help="Only this library's releases (any of its names).")
+@click.option("--headline-limit", default=5, show_default=True, type=click.IntRange(0),
+              help="Headline features listed per release.")
+@graph_option
+@report_format_option
+@translate_errors
+def timeline(library, headline_limit, graph_path, fmt) -> None:
+    """List releases in version order with their dates and headline features.
+
+    \b
+    Example:
+        ptkg timeline --library torchvision --graph out/graph.json
+        ptkg timeline --format json
+    """
+    from .timeline import generate_timeline_text, timeline_to_dict
+    from .timeline import timeline as make_timeline
+
+    lanes = make_timeline(load_graph(graph_path), library, headline_limit=headline_limit)
+    if fmt == "json":
+        _echo_json(timeline_to_dict(lanes))
+    else:
+        click.echo(generate_timeline_text(lanes), nl=False)
+
+
+@main.command()
+@graph_option
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write (replaced atomically).")
+@click.option("--focus", help="Only this entity's neighborhood (any of its names).")
+@click.option("--depth", type=click.IntRange(0), help="Hops around --focus.  [default: 1]")
+@click.option("--label", "labels", multiple=True, metavar="LABEL",
+              help="Only nodes with this label (repeatable).")
+@click.option("--release", help="Only this release and what it is directly connected to.")
+@click.option("--min-mentions", default=0, show_default=True, type=click.IntRange(0),
+              help="Drop entities mentioned fewer times (posts stay).")
+@click.option("--timeline", "as_timeline", is_flag=True,
+              help="Draw the timeline view: releases in order, their features by stability.")
+@translate_errors
+def render(graph_path, out_path, focus, depth, labels, release, min_mentions,
+           as_timeline) -> None:
+    """Write the graph as one interactive HTML page that works offline.
+
+    Click a node or an edge for its evidence; search, and filter by label, relationship and
+    release, in the page.
+
+    \b
+    Example:
+        ptkg render --graph out/graph.json --out graph.html
+        ptkg render --focus "PyTorch 1.8" --depth 2 --out pt18.html
+        ptkg render --label Release --label Hardware --release "PyTorch 2.0" --out hw.html
+        ptkg render --timeline --out timeline.html
+    """
+    from pathlib import Path
+
+    from .render import render_graph, render_timeline
+
+    if depth is not None and focus is None:
+        raise click.UsageError("--depth needs --focus")
+    if as_timeline and (focus or labels or release or min_mentions):
+        raise click.UsageError("--timeline draws every release: it takes no --focus, --label, "
+                               "--release or --min-mentions")
+    graph = load_graph(graph_path)
+    title = f"ptkg: {Path(graph_path).name}"
+    if as_timeline:
+        summary = render_timeline(graph, out_path, title=f"{title} timeline")
+        counts = summary.counts
+        click.echo(f"wrote {out_path}: {counts['releases']} releases of {counts['libraries']} "
+                   f"libraries, {counts['features']} features, {summary.size:,} bytes")
+        return
+    summary = render_graph(graph, out_path, title=title, focus=focus,
+                           depth=1 if depth is None else depth, labels=labels, release=release,
+                           min_mentions=min_mentions)
+    physics = "" if summary.physics or not summary.counts["nodes"] else "; physics off (large)"
+    click.echo(f"wrote {out_path}: {summary.counts['nodes']} nodes, {summary.counts['edges']} "
+               f"edges, {summary.size:,} bytes{physics}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -101,20 +101,30 @@ def run_extraction(posts: list[Post], model: str = "en_core_web_sm", jobs: int =
     so the result is the same for any ``jobs``.
     """
     progress = progress or (lambda n: None)
-    if jobs <= 1 or len(posts) < 2:
-        nlp = load_nlp(model)
-        results = []
-        for facts in extract_posts(posts, nlp):
-            results.append(facts)
-            progress(1)
-        return results
-    chunks = _chunks(posts, max(jobs * 4, 1))
     results = []
-    with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(model,)) as pool:
-        for chunk, facts in zip(chunks, pool.map(_extract_chunk, chunks), strict=True):
-            results.extend(facts)
-            progress(len(chunk))
+    for facts in iter_extraction(posts, model=model, jobs=jobs):
+        results.append(facts)
+        progress(1)
     return results
+
+
+def iter_extraction(posts: list[Post], model: str = "en_core_web_sm",
+                    jobs: int = 1) -> Iterator[PostFacts]:
+    """Extract facts from ``posts`` like :func:`run_extraction`, yielding each post's facts
+    as soon as it (with ``jobs`` > 1: its chunk) is done, in input order.
+
+    A caller can keep each result as it comes (the extraction cache writes it), so an
+    interrupted run loses only the posts not yet yielded.
+    """
+    if not posts:
+        return
+    if jobs <= 1 or len(posts) < 2:
+        yield from extract_posts(posts, load_nlp(model))
+        return
+    chunks = _chunks(posts, max(jobs * 4, 1))
+    with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(model,)) as pool:
+        for facts in pool.map(_extract_chunk, chunks):
+            yield from facts
 
 
 def _chunks(posts: list[Post], count: int) -> list[list[Post]]:

@@ -54,7 +54,8 @@ def test_build_writes_graph_and_summary(tmp_path, sample_path, sample_graph, sam
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert re.fullmatch(
-        rf"wrote {re.escape(str(path))}: 8 posts, {sample_graph.number_of_nodes()} nodes, "
+        rf"wrote {re.escape(str(path))}: 8 posts \(0 from the cache\), "
+        rf"{sample_graph.number_of_nodes()} nodes, "
         rf"{sample_graph.number_of_edges()} edges, 0 rows skipped, \d+\.\ds", lines[0])
     assert lines[1:] == count_lines(sample_graph)
     assert result.stderr == ""
@@ -74,8 +75,8 @@ def test_build_report_lists_skipped_rows(tmp_path):
                  "--report", report, catch=False)
     assert result.exit_code == 0
     graph = re.escape(str(tmp_path / "graph.json"))
-    assert re.fullmatch(rf"wrote {graph}: 1 posts, \d+ nodes, \d+ edges, 2 rows skipped, \d+\.\ds",
-                        result.stdout.splitlines()[0])
+    assert re.fullmatch(rf"wrote {graph}: 1 posts \(0 from the cache\), \d+ nodes, \d+ edges, "
+                        r"2 rows skipped, \d+\.\ds", result.stdout.splitlines()[0])
     reported = report.read_text(encoding="utf8").splitlines()
     assert [line.split(": ")[0] for line in reported] == [f"{posts}:2", f"{posts}:3"]
     assert result.stderr.splitlines() == [f"skipped {line}" for line in reported]
