@@ -192,8 +192,10 @@ class EntityFinder:
             yield self._candidate(doc, m, "release", "Release",
                                   f"{library} {_short_version(m.group('version'))}")
         for m in _BARE_RELEASE.finditer(text):
+            # "the 1.12 release" names the release; in "In 1.8," only the number does.
+            group = 0 if m.group("version") else "version2"
             version = _short_version(m.group("version") or m.group("version2"))
-            yield self._candidate(doc, m, "release", "Release", f"PyTorch {version}")
+            yield self._candidate(doc, m, "release", "Release", f"PyTorch {version}", group)
         for m in _API.finditer(text):
             name = "torch" + m.group(0)[5:]
             yield self._candidate(doc, m, "api", self.labels.get(name, "Feature"), name)
