@@ -101,7 +101,7 @@ def _endpoint(graph: nx.MultiDiGraph, entity: Entity, resolver: Resolver) -> str
 
 
 def _add_releases(graph: nx.MultiDiGraph) -> None:
-    """Library, version and date of each release; HAS_RELEASE and PRECEDES edges."""
+    """Library, version, version order and date of each release; HAS_RELEASE, PRECEDES."""
     by_library: dict[str, list[str]] = defaultdict(list)
     for node, data in list(graph.nodes(data=True)):
         if data["label"] != "Release":
@@ -117,6 +117,8 @@ def _add_releases(graph: nx.MultiDiGraph) -> None:
         by_library[library].append(node)
     for releases in by_library.values():
         ordered = sorted(releases, key=lambda n: version_key(graph.nodes[n]["version"]))
+        for position, release in enumerate(ordered, 1):
+            graph.nodes[release]["version_order"] = position  # ORDER BY it: 1.10 after 1.9
         for older, newer in zip(ordered, ordered[1:], strict=False):
             graph.add_edge(older, newer, key="PRECEDES", type="PRECEDES")
 

@@ -123,6 +123,9 @@ def test_build_graph_precedes_follows_version_order():
     assert edges_of(graph, "PRECEDES") == {("PyTorch 1.8", "PyTorch 1.9"),
                                            ("PyTorch 1.9", "PyTorch 1.10"),
                                            ("torchvision 0.6", "torchvision 0.11")}
+    orders = {name: data["version_order"] for name, data in nodes_of(graph, "Release").items()}
+    assert orders == {"PyTorch 1.8": 1, "PyTorch 1.9": 2, "PyTorch 1.10": 3,
+                      "torchvision 0.6": 1, "torchvision 0.11": 2}
 
 
 def test_build_graph_has_release_links_library():
