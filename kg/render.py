@@ -11,7 +11,8 @@ Two views, one HTML file each:
 * the **timeline view** (:func:`generate_timeline_html`, ``ptkg render --timeline``): the
   releases of each library in version order with their dates, and under each release the
   features it introduced, colored by the stability it stated; a feature introduced by several
-  releases is one row, and one line runs through its releases.
+  releases is one row, and one line runs through its releases. It draws what
+  :func:`ptkg.timeline.timeline` computes (the data ``ptkg timeline`` prints), with every feature.
 
 What the format supports, and what it does not:
 
@@ -45,7 +46,7 @@ import hashlib
 import json
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,7 @@ import networkx as nx
 from .errors import PtkgError
 from .explore import find_nodes
 from .graph import write_atomic
+from .timeline import timeline
 from .versions import version_key
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -92,7 +94,6 @@ STABILITY_COLORS = {"Stable": "#1a9850", "Beta": "#e08214", "Prototype": "#c51b7
                     "": "#9e9e9e"}
 TYPE_COLORS = {"MENTIONS": "#d6d6d6", "INTRODUCES": STABILITY_COLORS[""]}
 EDGE_COLOR = "#7f8c99"
-CORE_LIBRARY = "PyTorch"
 
 
 class UnknownNameError(PtkgError):
@@ -295,22 +296,13 @@ def graph_view_data(graph: nx.MultiDiGraph, *, title: str = "ptkg graph",
     for node in nodes:
         data = graph.nodes[node]
         x, y = positions[node]
-        node_rows.append({
-            "id": node, "label": data["label"], "name": data["name"], "x": x, "y": y,
-            "size": node_size(data.get("mentions")), "aliases": list(data.get("aliases", [])),
-            "props": {k: v for k, v in sorted(data.items())
-                      if k not in {"label", "name", "aliases"}}})
+        node_rows.append({**_node_row(node, data), "x": x, "y": y,
+                          "size": node_size(data.get("mentions"))})
     for u, v, key, data in edges:
         pair = (min(u, v), max(u, v))
         curve = pair_seen[pair]
         pair_seen[pair] += 1
-        sources = list(data.get("sources", []))
-        edge_rows.append({
-            "from": index[u], "to": index[v], "type": key, "curve": round(0.2 * curve, 2),
-            "evidence": [[url, sentence] for url, sentence in
-                         zip(sources, data.get("evidence", []), strict=False)],
-            "props": {k: v for k, v in sorted(data.items())
-                      if k not in {"type", "sources", "evidence", "offsets"}}})
+        edge_rows.append({**_edge_row(index, u, v, key, data), "curve": round(0.2 * curve, 2)})
     present_labels = {d["label"] for _, d in graph.nodes(data=True)}
     present_types = {key for _, _, key in graph.edges(keys=True)}
     releases = sorted((n for n in nodes if graph.nodes[n]["label"] == "Release"),
@@ -376,90 +368,48 @@ def render_graph(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "ptkg
 # --------------------------------------------------------------------------- timeline view
 
 
-def timeline_for_render(graph: nx.MultiDiGraph, library: str | None = None) -> list[dict]:
-    """The releases of each library in version order, each with the features it introduced.
-
-    The data of the HTML timeline. (``ptkg.timeline.timeline`` of issue 5 is to serve both the
-    CLI and this page; until the two are merged, this is the page's own.)
-
-    Returns
-    -------
-    ``[{"library": "PyTorch", "releases": [{"node", "name", "version", "date",
-    "features": [{"node", "name", "stability", "edge"}]}]}]``: the core library (``PyTorch``)
-    first, then by name (case-insensitive), as ``ptkg.timeline`` orders them; releases in
-    version order; a release's features by name; ``date`` and ``stability`` are ``None`` when
-    unknown; ``edge`` is the INTRODUCES edge's (start, end).
-    """
-    by_library: dict[str, list[str]] = defaultdict(list)
-    for node, data in graph.nodes(data=True):
-        if data["label"] == "Release" and (library is None or data.get("library") == library):
-            by_library[_release_library(data)].append(node)
-    lanes = []
-    for name, releases in by_library.items():
-        rows = []
-        for node in sorted(releases, key=lambda n: _release_key(graph.nodes[n])):
-            data = graph.nodes[node]
-            features = sorted(
-                ({"node": v, "name": graph.nodes[v]["name"], "stability": edge.get("stability"),
-                  "edge": (node, v)}
-                 for _, v, key, edge in graph.out_edges(node, keys=True, data=True)
-                 if key == "INTRODUCES"),
-                key=lambda f: (f["name"].casefold(), f["node"]))
-            rows.append({"node": node, "name": data["name"], "version": data.get("version", ""),
-                         "date": data.get("date"), "features": features})
-        lanes.append({"library": name, "releases": rows})
-    lanes.sort(key=lambda lane: (lane["library"] != CORE_LIBRARY, lane["library"].casefold()))
-    return lanes
-
-
 def timeline_view_data(graph: nx.MultiDiGraph, *, title: str = "ptkg timeline") -> dict:
     """The data of a timeline page (:func:`generate_timeline_html` embeds it).
 
-    One lane per library: its releases are the columns, each feature one row (ordered by the
-    first release that introduced it, then name) with a cell per release that introduced it.
+    What :func:`ptkg.timeline.timeline` computes, with every feature of each release, laid
+    out for drawing. One lane per library: its releases are the columns, each feature one row
+    (ordered by the first release that introduced it, then name) with a cell per release that
+    introduced it. ``nodes`` (the releases and features, sorted by id) and ``edges`` (their
+    INTRODUCES edges, sorted) carry what the evidence panel shows; rows and cells refer to them
+    by index.
     """
-    lanes = timeline_for_render(graph)
-    wanted = sorted({r["node"] for lane in lanes for r in lane["releases"]}
-                    | {f["node"] for lane in lanes for r in lane["releases"]
-                       for f in r["features"]})
+    lanes = timeline(graph, headline_limit=None)
+    introductions = sorted({(release.node, feature.node) for lane in lanes
+                            for release in lane.releases for feature in release.headlines})
+    wanted = sorted({release.node for lane in lanes for release in lane.releases}
+                    | {feature for _, feature in introductions})
     index = {node: i for i, node in enumerate(wanted)}
-    edge_list = sorted({f["edge"] for lane in lanes for r in lane["releases"]
-                        for f in r["features"]})
-    edge_index = {edge: j for j, edge in enumerate(edge_list)}
-    nodes = [{"id": node, "label": graph.nodes[node]["label"], "name": graph.nodes[node]["name"],
-              "aliases": list(graph.nodes[node].get("aliases", [])),
-              "props": {k: v for k, v in sorted(graph.nodes[node].items())
-                        if k not in {"label", "name", "aliases"}}} for node in wanted]
-    edges = []
-    for u, v in edge_list:
-        data = graph.edges[u, v, "INTRODUCES"]
-        edges.append({
-            "from": index[u], "to": index[v], "type": "INTRODUCES",
-            "evidence": [[url, sentence] for url, sentence in
-                         zip(data.get("sources", []), data.get("evidence", []), strict=False)],
-            "props": {k: val for k, val in sorted(data.items())
-                      if k not in {"type", "sources", "evidence", "offsets"}}})
+    edge_index = {edge: j for j, edge in enumerate(introductions)}
+    edge_data = [graph.edges[u, v, "INTRODUCES"] for u, v in introductions]
     libraries = []
     for lane in lanes:
         rows: dict[str, dict] = {}
-        for column, release in enumerate(lane["releases"]):
-            for feature in release["features"]:
-                row = rows.setdefault(feature["node"], {"node": index[feature["node"]],
-                                                        "first": column, "cells": []})
-                row["cells"].append({"column": column, "edge": edge_index[feature["edge"]],
-                                     "stability": feature["stability"] or ""})
+        for column, release in enumerate(lane.releases):
+            for feature in release.headlines:
+                row = rows.setdefault(feature.node, {"name": feature.feature, "first": column,
+                                                     "cells": []})
+                row["cells"].append({"column": column,
+                                     "edge": edge_index[release.node, feature.node],
+                                     "stability": feature.stability or ""})
         ordered = sorted(rows.items(), key=lambda item: (
-            item[1]["first"], graph.nodes[item[0]]["name"].casefold(), item[0]))
+            item[1]["first"], item[1]["name"].casefold(), item[0]))
         libraries.append({
-            "name": lane["library"],
-            "releases": [{"node": index[r["node"]], "version": r["version"],
-                          "date": r["date"] or ""} for r in lane["releases"]],
-            "features": [{"node": row["node"], "cells": row["cells"]} for _, row in ordered]})
+            "name": lane.library,
+            "releases": [{"node": index[r.node], "version": r.version, "date": r.date or ""}
+                         for r in lane.releases],
+            "features": [{"node": index[node], "cells": row["cells"]} for node, row in ordered]})
     empty = "" if libraries else "This graph has no releases: there is no timeline to draw."
     return {"view": "timeline", "title": title, "empty": empty, "libraries": libraries,
-            "nodes": nodes, "edges": edges, "styles": _styles(set(LABELS)),
-            "posts": _cited_posts([graph.edges[u, v, "INTRODUCES"] for u, v in edge_list],
-                                  post_titles_of(graph))}
+            "nodes": [_node_row(node, graph.nodes[node]) for node in wanted],
+            "edges": [_edge_row(index, u, v, "INTRODUCES", data)
+                      for (u, v), data in zip(introductions, edge_data, strict=True)],
+            "styles": _styles(set(LABELS)),
+            "posts": _cited_posts(edge_data, post_titles_of(graph))}
 
 
 def generate_timeline_html(graph: nx.MultiDiGraph, *, title: str = "ptkg timeline") -> str:
@@ -553,6 +503,23 @@ def _read_script(script: str | Path) -> str:
 def _escape_html(text: str) -> str:
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#x27;"))
+
+
+def _node_row(node: str, data: dict) -> dict:
+    """A node as the pages' evidence panel reads it (the views add what they draw with)."""
+    return {"id": node, "label": data["label"], "name": data["name"],
+            "aliases": list(data.get("aliases", [])),
+            "props": {k: v for k, v in sorted(data.items())
+                      if k not in {"label", "name", "aliases"}}}
+
+
+def _edge_row(index: dict[str, int], u: str, v: str, key: str, data: dict) -> dict:
+    """An edge as the pages' evidence panel reads it: ends by index, (URL, sentence) pairs."""
+    return {"from": index[u], "to": index[v], "type": key,
+            "evidence": [[url, sentence] for url, sentence in
+                         zip(data.get("sources", []), data.get("evidence", []), strict=False)],
+            "props": {k: val for k, val in sorted(data.items())
+                      if k not in {"type", "sources", "evidence", "offsets"}}}
 
 
 def _ordered(present: set[str], order: tuple[str, ...]) -> list[str]:

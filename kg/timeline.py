@@ -1,7 +1,9 @@
 """The release timeline: each library's releases in version order, with dates and headlines.
 
 :func:`timeline` returns plain data (dataclasses; ``to_dict()`` gives JSON data) for any view
-to draw: ``ptkg timeline`` prints it as tables or JSON, an HTML view can draw it as lanes.
+to draw: ``ptkg timeline`` prints it as tables or JSON, and the HTML timeline view
+(``ptkg.render.timeline_view_data``, ``ptkg render --timeline``) draws it as lanes, with every
+feature (``headline_limit=None``).
 
 - Libraries are ordered by name (case-insensitive), ``PyTorch`` — the core library — first.
 - Releases follow the ``PRECEDES`` chain of their library (it is version order); a release the
@@ -10,7 +12,10 @@ to draw: ``ptkg timeline`` prints it as tables or JSON, an HTML view can draw it
   absent when no dated post does.
 - ``headlines``: the features the release introduces, Stable first, then Beta, Prototype and
   those with no stated stability; within each, the most read (INTRODUCES ``count``) first, then
-  by name; at most ``headline_limit`` (``feature_count`` says how many there are in all).
+  by name; at most ``headline_limit``, or all with ``None`` (``feature_count`` says how many
+  there are in all).
+- ``node`` (of a release and of a headline's feature) is the node's id in the graph: the INTRODUCES
+  edge of a headline is ``graph.edges[release.node, headline.node, "INTRODUCES"]``.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class Headline:
     """A feature a release introduces, with the stability the release stated."""
 
     feature: str
+    node: str  # the feature's node id
     stability: str | None
     url: str | None  # the first post the statement was read from
 
@@ -41,6 +47,7 @@ class TimelineRelease:
     """One release on the timeline."""
 
     name: str
+    node: str  # the release's node id
     library: str
     version: str
     date: str | None
@@ -64,10 +71,11 @@ class LibraryTimeline:
 
 
 def timeline(graph: nx.MultiDiGraph, library: str | None = None, *,
-             headline_limit: int = HEADLINE_LIMIT) -> list[LibraryTimeline]:
+             headline_limit: int | None = HEADLINE_LIMIT) -> list[LibraryTimeline]:
     """The releases of every library (or of ``library``, by any name or alias), in order.
 
-    Libraries without releases are left out.
+    Libraries without releases are left out. Each release lists at most ``headline_limit``
+    headline features; ``None`` lists every feature it introduces.
 
     Raises
     ------
@@ -131,30 +139,31 @@ def _neighbour(graph: nx.MultiDiGraph, release: str, direction: str,
     return found[0] if found else None
 
 
-def _release(graph: nx.MultiDiGraph, node: str, limit: int) -> TimelineRelease:
+def _release(graph: nx.MultiDiGraph, node: str, limit: int | None) -> TimelineRelease:
     data = graph.nodes[node]
     previous, following = _neighbour(graph, node, "in"), _neighbour(graph, node, "out")
     announced = sorted(graph.nodes[u].get("url", u) for u, _, key in graph.in_edges(node, keys=True)
                        if key == "ANNOUNCES")
     with_core = sorted(graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
                        if key == "RELEASED_WITH")
-    features = [(graph.nodes[v]["name"], edge.get("stability"), edge.get("count", 0),
+    features = [(graph.nodes[v]["name"], v, edge.get("stability"), edge.get("count", 0),
                  (edge.get("sources") or [None])[0])
                 for _, v, key, edge in graph.out_edges(node, keys=True, data=True)
                 if key == "INTRODUCES"]
-    features.sort(key=lambda f: (-STABILITY_ORDER.get(f[1], -1), -f[2], f[0].casefold(), f[0]))
+    features.sort(key=lambda f: (-STABILITY_ORDER.get(f[2], -1), -f[3], f[0].casefold(), f[0],
+                                 f[1]))
     return TimelineRelease(
-        data["name"], data.get("library", ""), data.get("version", ""), data.get("date"),
+        data["name"], node, data.get("library", ""), data.get("version", ""), data.get("date"),
         graph.nodes[previous]["name"] if previous else None,
         graph.nodes[following]["name"] if following else None,
         tuple(announced), tuple(with_core), len(features),
-        tuple(Headline(name, stability, url) for name, stability, _, url in features[:limit]))
+        tuple(Headline(name, feature, stability, url)
+              for name, feature, stability, _, url in features[:limit]))
 
 
 def timeline_to_dict(lanes: list[LibraryTimeline]) -> dict:
     """The timeline as JSON data: ``{"libraries": [{"library", "releases": [...]}, ...]}``."""
     return {"libraries": [lane.to_dict() for lane in lanes]}
-
 
 
 def generate_timeline_text(lanes: list[LibraryTimeline]) -> str:

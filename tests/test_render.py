@@ -29,9 +29,9 @@ from ptkg.render import (
     layout_positions,
     render_graph,
     select_subgraph,
-    timeline_for_render,
     timeline_view_data,
 )
+from ptkg.timeline import timeline
 
 CRAFTED = ["</script><script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<!--",
            "a\u2028b\u2029c", "&amp; &lt;", "\"quoted\" 'single'"]
@@ -49,14 +49,19 @@ def page_data(html: str) -> dict:
 
 
 def release_graph() -> nx.MultiDiGraph:
-    """PyTorch 1.8.1, 1.9 and 1.10 (added out of order); torch.fx introduced by two of them."""
+    """PyTorch 1.8.1, 1.9 and 1.10 (added out of order, no PRECEDES chain: version order);
+    torch.fx introduced by two of them."""
     graph = nx.MultiDiGraph()
+    graph.add_node(node_id("Library", "PyTorch"), label="Library", name="PyTorch", mentions=3,
+                   aliases=[])
     for version, date in [("1.10", "2021-10-21"), ("1.8.1", None), ("1.9", "2021-06-15")]:
         props = {"library": "PyTorch", "version": version, "mentions": 1, "aliases": []}
         if date:
             props["date"] = date
         graph.add_node(node_id("Release", f"PyTorch {version}"), label="Release",
                        name=f"PyTorch {version}", **props)
+        graph.add_edge(node_id("Library", "PyTorch"), node_id("Release", f"PyTorch {version}"),
+                       key="HAS_RELEASE", type="HAS_RELEASE")
     for name in ["torch.fx", "FSDP"]:
         graph.add_node(node_id("Feature", name), label="Feature", name=name, mentions=2,
                        aliases=[])
@@ -104,13 +109,15 @@ def test_generate_graph_html_keeps_crafted_text_inside_the_json(tmp_path):
 # --------------------------------------------------------------------------- the page
 
 
-def test_generate_graph_html_is_deterministic(sample_graph, sample_graph_file):
-    first = generate_graph_html(sample_graph)
-    again = generate_graph_html(read_graph(sample_graph_file))
+@pytest.mark.parametrize("generate", [generate_graph_html, generate_timeline_html],
+                         ids=["graph", "timeline"])
+def test_page_is_deterministic(sample_graph, sample_graph_file, generate):
+    first = generate(sample_graph)
+    again = generate(read_graph(sample_graph_file))
     shuffled = nx.MultiDiGraph()
     shuffled.add_nodes_from(reversed(list(sample_graph.nodes(data=True))))
     shuffled.add_edges_from(reversed(list(sample_graph.edges(keys=True, data=True))))
-    assert first == again == generate_graph_html(shuffled)
+    assert first == again == generate(shuffled)
 
 
 @pytest.mark.parametrize("generate", [generate_graph_html, generate_timeline_html],
@@ -241,14 +248,14 @@ def test_select_subgraph_unknown_label(sample_graph):
 # --------------------------------------------------------------------------- timeline
 
 
-def test_timeline_for_render_version_order_and_stability():
-    lanes = timeline_for_render(release_graph())
-    assert [lane["library"] for lane in lanes] == ["PyTorch"]
-    releases = lanes[0]["releases"]
-    assert [(r["version"], r["date"]) for r in releases] == [
-        ("1.8.1", None), ("1.9", "2021-06-15"), ("1.10", "2021-10-21")]
-    assert [[(f["name"], f["stability"]) for f in r["features"]] for r in releases] == [
-        [("torch.fx", "Beta")], [], [("FSDP", None), ("torch.fx", "Stable")]]
+def test_timeline_view_data_version_order_and_dates():
+    data = timeline_view_data(release_graph())
+    (lane,) = data["libraries"]
+    assert lane["name"] == "PyTorch"
+    assert [(data["nodes"][r["node"]]["name"], r["version"], r["date"])
+            for r in lane["releases"]] == [("PyTorch 1.8.1", "1.8.1", ""),
+                                           ("PyTorch 1.9", "1.9", "2021-06-15"),
+                                           ("PyTorch 1.10", "1.10", "2021-10-21")]
 
 
 def test_timeline_view_data_one_row_per_feature():
@@ -258,8 +265,34 @@ def test_timeline_view_data_one_row_per_feature():
     assert names == ["torch.fx", "FSDP"]
     cells = [[(c["column"], c["stability"]) for c in f["cells"]] for f in lane["features"]]
     assert cells == [[(0, "Beta"), (2, "Stable")], [(2, "")]]
-    assert len(data["edges"]) == 3
+    edges = [(data["nodes"][e["from"]]["name"], data["nodes"][e["to"]]["name"],
+              e["props"].get("stability"), e["evidence"]) for e in data["edges"]]
+    assert edges == [
+        ("PyTorch 1.10", "FSDP", None, [["https://pytorch.org/blog/a/", "FSDP in 1.10"]]),
+        ("PyTorch 1.10", "torch.fx", "Stable",
+         [["https://pytorch.org/blog/a/", "torch.fx in 1.10"]]),
+        ("PyTorch 1.8.1", "torch.fx", "Beta",
+         [["https://pytorch.org/blog/a/", "torch.fx in 1.8.1"]])]
+    assert [data["edges"][c["edge"]]["props"].get("stability") or ""
+            for f in lane["features"] for c in f["cells"]] == ["Beta", "Stable", ""]
     assert timeline_view_data(nx.MultiDiGraph())["empty"].startswith("This graph has no release")
+
+
+def test_issue5_timeline_page_draws_what_ptkg_timeline_computes(sample_graph):
+    """Issue 5 part 3: one function (ptkg.timeline.timeline) serves the CLI and the page."""
+    data = timeline_view_data(sample_graph)
+    page = [(lib["name"], [data["nodes"][r["node"]]["id"] for r in lib["releases"]],
+             sorted((lib["releases"][c["column"]]["node"], f["node"], c["stability"])
+                    for f in lib["features"] for c in f["cells"]))
+            for lib in data["libraries"]]
+    index = {node["id"]: i for i, node in enumerate(data["nodes"])}
+    computed = [(lane.library, [r.node for r in lane.releases],
+                 sorted((index[r.node], index[h.node], h.stability or "")
+                        for r in lane.releases for h in r.headlines))
+                for lane in timeline(sample_graph, headline_limit=None)]
+    assert page == computed
+    assert sum(len(lane[2]) for lane in page) == sum(
+        1 for *_, key in sample_graph.edges(keys=True) if key == "INTRODUCES")
 
 
 # --------------------------------------------------------------------------- CLI

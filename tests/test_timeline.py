@@ -88,13 +88,26 @@ def test_timeline_precedes_links(hand_graph):
     (0, []),
     (10, [("Bravo", "Stable"), ("Foxtrot", "Stable"), ("Echo", "Beta"), ("Alpha", "Beta"),
           ("Delta", "Prototype"), ("Charlie", None)]),
-], ids=["default", "two", "none", "all"])
+    (None, [("Bravo", "Stable"), ("Foxtrot", "Stable"), ("Echo", "Beta"), ("Alpha", "Beta"),
+            ("Delta", "Prototype"), ("Charlie", None)]),
+], ids=["default", "two", "none", "all", "unlimited"])
 def test_timeline_headlines_stable_first_then_most_read(hand_graph, limit, expected):
     (lane,) = timeline(hand_graph, "PyTorch", headline_limit=limit)
     release = lane.releases[-1]
     assert [(h.feature, h.stability) for h in release.headlines] == expected
     assert release.feature_count == 6
     assert all(h.url == BLOG + "pytorch-1-10/" for h in release.headlines)
+
+
+def test_timeline_nodes_are_the_graph_ids(hand_graph):
+    """A release's and a headline's ``node`` find them, and their INTRODUCES edge, in the graph."""
+    (lane,) = timeline(hand_graph, "PyTorch", headline_limit=None)
+    assert [r.node for r in lane.releases] == [node_id("Release", r.name) for r in lane.releases]
+    release = lane.releases[-1]
+    assert [h.node for h in release.headlines] == [node_id("Feature", h.feature)
+                                                   for h in release.headlines]
+    assert [hand_graph.edges[release.node, h.node, "INTRODUCES"].get("stability")
+            for h in release.headlines] == [h.stability for h in release.headlines]
 
 
 def test_timeline_released_with(hand_graph):
@@ -126,9 +139,10 @@ def test_timeline_to_dict_is_plain_json(hand_graph):
     assert json.loads(json.dumps(data)) == json.loads(json.dumps(data, sort_keys=True))
     release = data["libraries"][0]["releases"][2]
     assert sorted(release) == ["announced_by", "date", "feature_count", "headlines", "library",
-                               "name", "next", "previous", "released_with", "version"]
-    assert release["headlines"][0] == {"feature": "Bravo", "stability": "Stable",
-                                       "url": BLOG + "pytorch-1-10/"}
+                               "name", "next", "node", "previous", "released_with", "version"]
+    assert release["node"] == node_id("Release", "PyTorch 1.10")
+    assert release["headlines"][0] == {"feature": "Bravo", "node": node_id("Feature", "Bravo"),
+                                       "stability": "Stable", "url": BLOG + "pytorch-1-10/"}
 
 
 # --------------------------------------------------------------------------- the sample

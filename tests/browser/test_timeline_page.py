@@ -78,10 +78,14 @@ def test_timeline_page_library_filter(open_page, timeline_page):
 def test_timeline_page_feature_across_releases_is_one_line(open_page, tmp_path):
     """A feature introduced by two releases: one row, two dots, one line through them."""
     graph = nx.MultiDiGraph()
+    graph.add_node(node_id("Library", "PyTorch"), label="Library", name="PyTorch", aliases=[],
+                   mentions=3)
     for version in ["1.9", "1.10", "1.11"]:
         graph.add_node(node_id("Release", f"PyTorch {version}"), label="Release",
                        name=f"PyTorch {version}", library="PyTorch", version=version,
                        aliases=[], mentions=1)
+        graph.add_edge(node_id("Library", "PyTorch"), node_id("Release", f"PyTorch {version}"),
+                       key="HAS_RELEASE", type="HAS_RELEASE")
     graph.add_node(node_id("Feature", IMG), label="Feature", name=IMG, aliases=[], mentions=2)
     for version, stability in [("1.9", "Beta"), ("1.11", "Stable")]:
         graph.add_edge(node_id("Release", f"PyTorch {version}"), node_id("Feature", IMG),
