@@ -515,5 +515,81 @@ def render(graph_path, out_path, focus, depth, labels, release, min_mentions,
                f"edges, {summary.size:,} bytes{physics}")
 
 
+@main.group("queries")
+def queries_group() -> None:
+    """Named Cypher queries (queries/*.cypher): list them, show one, run one by name.
+
+    \b
+    Example:
+        ptkg queries list
+        ptkg queries run features-by-release --param release="PyTorch 1.8"
+    """
+
+
+@queries_group.command("list")
+@output_format_option
+@translate_errors
+def queries_list(fmt) -> None:
+    """List the named queries: name, parameters (with an example) and description.
+
+    \b
+    Example:
+        ptkg queries list --format json
+    """
+    from .cypher import format_rows
+    from .named_queries import load_queries
+
+    rows = [[q.name, q.usage(), q.description] for q in load_queries().values()]
+    click.echo(format_rows(["name", "params", "description"], rows, fmt), nl=False)
+
+
+@queries_group.command("show")
+@click.argument("name")
+@translate_errors
+def queries_show(name) -> None:
+    """Print a named query's file: its header, then its Cypher.
+
+    \b
+    Example:
+        ptkg queries show hardware-support
+    """
+    from .named_queries import get_query
+
+    click.echo(get_query(name).text, nl=False)
+
+
+@queries_group.command("run")
+@click.argument("name")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")
+@graph_option
+@output_format_option
+@click.option("--backend", type=click.Choice(["networkx", "neo4j"]), default="networkx",
+              show_default=True, help="Query the graph file (networkx) or a Neo4j server.")
+@neo4j_options
+@translate_errors
+def queries_run(name, params, graph_path, fmt, backend, uri, user, password, database) -> None:
+    """Run a named query on the graph, or in Neo4j with --backend neo4j.
+
+    \b
+    Example:
+        ptkg queries run features-by-release --param release="PyTorch 1.8"
+        ptkg queries run hardware-support --param hardware=MPS --backend neo4j
+    """
+    from .cypher import format_rows, parse_param
+    from .named_queries import check_params, get_query, run_named_query
+
+    named = get_query(name)
+    given = dict(parse_param(p) for p in params)
+    if backend == "neo4j":
+        bound = check_params(named, given)
+        settings = neo4j_settings(uri, user, password, database)
+        columns, rows = run_neo4j_query(settings, named.text, bound)
+    else:
+        check_params(named, given)  # before reading the graph: a usage error comes first
+        columns, rows = run_named_query(load_graph(graph_path), named, given)
+    click.echo(format_rows(columns, rows, fmt), nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

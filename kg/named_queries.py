@@ -1,0 +1,442 @@
+"""Named Cypher queries: the ``queries/*.cypher`` files, with their metadata, run by name.
+
+A named query is one ``.cypher`` file in the ``ptkg.queries`` package (``queries/`` in the
+source tree), found from that package's location, never from the working directory. The file
+opens with a header of ``//`` comment lines, like datasette's configured queries carry a title,
+description and parameters::
+
+    // name: features-by-release
+    // description: The features a release introduces, with the stability it gave each.
+    // param: release = "PyTorch 1.8"  (a Release name: library and version)
+    // param: type = "SUPPORTS"  (optional: one relationship type; every type when absent)
+    //
+    // Any other comment line is a note for the reader.
+    MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $release ...
+
+``name`` is the file name without ``.cypher``; ``description`` is one line; each ``param`` gives
+the parameter's name, an example value written as JSON (a string in double quotes, a number,
+``true``/``false``/``null`` or a list) and, in parentheses, a note. A note that starts with
+``optional`` makes the parameter optional: when it is not given it is bound to null, so the
+query tests ``$type IS NULL OR ...``. Every ``$name`` of the query must be declared, and every
+declared parameter used.
+
+The query text is the same on both backends: the Cypher subset that grand-cypher 1.2.0 runs
+and Neo4j 5 runs the same way (see :mod:`ptkg.cypher`). Parameters are bound by each backend's
+own means: escaped literals on NetworkX (:func:`ptkg.cypher.bind_params`), real parameters in
+Neo4j. A value given as a string to a parameter whose example is a number (``--param
+limit=5``) is read as that number, because ``LIMIT`` needs an integer on both.
+
+What the queries avoid, and why (found running each on both engines):
+
+- ``OPTIONAL MATCH``, ``WITH``, ``UNWIND``, ``UNION``, ``labels()`` and ``length()`` do not
+  exist in grand-cypher: a node's label is read from its ``label`` property, which the Neo4j
+  store also writes; version order is the length of the ``PRECEDES`` chain before a release,
+  counted as ``COUNT(earlier)`` over ``(earlier)-[:PRECEDES*0..99]->(r)``. grand-cypher expands
+  ``*0..99`` into one pattern per length and searches each through every edge: seconds on the
+  bundled sample, minutes on a whole-blog graph, so only ``releases-of-library`` does it; the
+  other queries order releases by name and say so.
+- grand-cypher 1.2.0 finds no rows when index hints (``x.name = ...`` in ``WHERE``, or inline
+  ``{name: ...}``) constrain *both* ends of one edge of ptkg's graph, whose edges are keyed by
+  type: its hint double-check looks the edge up under key 0. Queries that constrain both ends,
+  or ``OR`` conditions on two nodes, wrap one side in ``coalesce(x.name, "")``, which is never
+  hinted and means the same (names are never null).
+- Every RETURN item has an ``AS`` alias (the column names then agree), and a query that orders
+  its rows orders them completely (tie-break keys), so both engines give the same order.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import PtkgError, QueryError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import neo4j
+    import networkx as nx
+
+SUFFIX = ".cypher"
+
+_HEADER_LINE = re.compile(r"//\s*(name|description|param)\s*:\s*(.*?)\s*\Z")
+_PARAM = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<rest>.+)\Z")
+_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_SCANNER = re.compile(
+    r"""
+      "(?:[^"\\]|\\.)*"?          # double-quoted string
+    | '(?:[^'\\]|\\.)*'?          # single-quoted string
+    | `[^`]*`?                    # quoted name
+    | //[^\n]*                    # line comment
+    | /\*.*?(?:\*/|\Z)            # block comment
+    | \$(?P<name>[A-Za-z_][A-Za-z0-9_]*)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
+_RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
+
+
+class QueryFileError(PtkgError):
+    """A ``.cypher`` file whose header cannot be read; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    """One declared parameter of a named query.
+
+    Attributes
+    ----------
+    name : str
+        The parameter, ``$name`` in the query.
+    example : object
+        An example value (str, number, bool, None or a list), as JSON in the header.
+    note : str
+        What the value is, from the header's parentheses ("" when absent).
+    optional : bool
+        Whether the parameter may be left out (it is then bound to null).
+    """
+
+    name: str
+    example: object
+    note: str = ""
+    optional: bool = False
+
+    @property
+    def cli_example(self) -> str:
+        """The example as a ``--param`` value: ``release="PyTorch 1.8"``, ``limit=10``.
+
+        Examples
+        --------
+        >>> QueryParam("release", "PyTorch 1.8").cli_example
+        'release="PyTorch 1.8"'
+        >>> QueryParam("limit", 10).cli_example, QueryParam("names", ["a"]).cli_example
+        ('limit=10', 'names:=["a"]')
+        """
+        if isinstance(self.example, str):
+            simple = re.fullmatch(r"[\w.:/@+-]+", self.example)
+            return f"{self.name}={self.example if simple else json.dumps(self.example)}"
+        if isinstance(self.example, (int, float)) and not isinstance(self.example, bool):
+            return f"{self.name}={json.dumps(self.example)}"
+        return f"{self.name}:={json.dumps(self.example, ensure_ascii=False)}"
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A named Cypher query and its metadata, read from one ``.cypher`` file.
+
+    Attributes
+    ----------
+    name : str
+        The query's name, the file name without ``.cypher`` (``features-by-release``).
+    description : str
+        One line: what the query answers.
+    params : tuple[QueryParam, ...]
+        The declared parameters, in header order.
+    text : str
+        The whole file: header and Cypher (comments are valid Cypher on both backends).
+    path : pathlib.Path
+        The file it was read from.
+    """
+
+    name: str
+    description: str
+    params: tuple[QueryParam, ...]
+    text: str
+    path: Path
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the final RETURN has an ORDER BY, so the row order is part of the answer."""
+        text = _SCANNER.sub(lambda m: " " if m.group("name") is None else m.group(0), self.text)
+        returns = [m.end() for m in _RETURN.finditer(text)]
+        return bool(returns) and _ORDER_BY.search(text, returns[-1]) is not None
+
+    @property
+    def example_params(self) -> dict[str, object]:
+        """The example value of every parameter, optional ones included."""
+        return {param.name: param.example for param in self.params}
+
+    def usage(self) -> str:
+        """The parameters as ``--param`` options: ``--param release="PyTorch 1.8"``."""
+        return " ".join(f"[--param {p.cli_example}]" if p.optional else f"--param {p.cli_example}"
+                        for p in self.params)
+
+
+def queries_dir() -> Path:
+    """The folder of the packaged ``.cypher`` files: where the ``ptkg.queries`` module is."""
+    from . import queries
+
+    return Path(queries.__file__).resolve().parent
+
+
+def load_queries(directory: str | Path | None = None) -> dict[str, NamedQuery]:
+    """Read every named query.
+
+    Parameters
+    ----------
+    directory : str or Path, optional
+        A folder of ``.cypher`` files; by default the packaged ones (:func:`queries_dir`).
+
+    Returns
+    -------
+    dict[str, NamedQuery]
+        The queries by name, sorted by name.
+
+    Raises
+    ------
+    QueryFileError
+        If a file cannot be read or its header is malformed (the message names file and line).
+
+    Examples
+    --------
+    >>> queries = load_queries()
+    >>> queries["features-by-release"].params[0].name
+    'release'
+    """
+    folder = Path(directory) if directory is not None else queries_dir()
+    found = [read_query(path) for path in sorted(folder.glob(f"*{SUFFIX}"))]
+    return {query.name: query for query in sorted(found, key=lambda q: q.name)}
+
+
+def read_query(path: str | Path) -> NamedQuery:
+    """Read one ``.cypher`` file (see :func:`parse_query`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise QueryFileError(f"{path}: cannot read the query file ({reason})") from None
+    return parse_query(text, path)
+
+
+def parse_query(text: str, path: str | Path) -> NamedQuery:
+    """Read the header of a named query's text.
+
+    Parameters
+    ----------
+    text : str
+        The file's text: a header of ``//`` lines, then Cypher.
+    path : str or Path
+        Its file; ``name`` must be the file name without ``.cypher``.
+
+    Returns
+    -------
+    NamedQuery
+
+    Raises
+    ------
+    QueryFileError
+        If the header lacks a name or a description, has two of either, a name that is not the
+        file's, a parameter line that does not read ``NAME = JSON (note)``, a parameter twice,
+        or if the query uses a parameter it does not declare, or declares one it does not use.
+
+    Examples
+    --------
+    >>> q = parse_query('// name: n\\n// description: D.\\n// param: x = 1 (optional)\\n'
+    ...                 'MATCH (a) WHERE a.v = $x RETURN a.name AS name', "n.cypher")
+    >>> q.name, q.description, q.params
+    ('n', 'D.', (QueryParam(name='x', example=1, note='optional', optional=True),))
+    """
+    path = Path(path)
+    fields: dict[str, str] = {}
+    params: list[QueryParam] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("//"):
+            break
+        match = _HEADER_LINE.match(stripped)
+        if not match:
+            continue
+        key, value = match.groups()
+        where = f"{path}:{number}"
+        if key == "param":
+            param = _parse_param(value, where)
+            if any(p.name == param.name for p in params):
+                raise QueryFileError(f"{where}: parameter {param.name!r} is declared twice")
+            params.append(param)
+            continue
+        if key in fields:
+            raise QueryFileError(f"{where}: a second '{key}:' line; give one")
+        if not value:
+            raise QueryFileError(f"{where}: empty '{key}:'")
+        fields[key] = value
+    for key in ("name", "description"):
+        if key not in fields:
+            raise QueryFileError(f"{path}:1: the header has no '// {key}: ...' line")
+    name = fields["name"]
+    if name != path.name.removesuffix(SUFFIX) or not _NAME.match(name):
+        raise QueryFileError(f"{path}: the header names the query {name!r}; name the file "
+                             f"'{name}{SUFFIX}', in lower-case kebab-case")
+    _check_declared(text, params, path)
+    return NamedQuery(name, fields["description"], tuple(params), text, path)
+
+
+def _parse_param(value: str, where: str) -> QueryParam:
+    """``release = "PyTorch 1.8"  (a Release name)`` → QueryParam."""
+    match = _PARAM.match(value)
+    hint = 'write "// param: NAME = EXAMPLE  (note)", the example as JSON'
+    if not match:
+        raise QueryFileError(f"{where}: bad parameter line {value!r}: {hint}")
+    rest = match.group("rest")
+    try:
+        example, end = json.JSONDecoder().raw_decode(rest)
+    except json.JSONDecodeError:
+        raise QueryFileError(f"{where}: the example of {match.group('name')!r} is not JSON "
+                             f"({rest!r}): {hint}") from None
+    if isinstance(example, dict):
+        raise QueryFileError(f"{where}: the example of {match.group('name')!r} is an object; "
+                             "give a string, number, boolean, null or list")
+    note = rest[end:].strip()
+    if note and not (note.startswith("(") and note.endswith(")")):
+        raise QueryFileError(f"{where}: text after the example of {match.group('name')!r} "
+                             f"({note!r}): {hint}")
+    note = note[1:-1].strip()
+    return QueryParam(match.group("name"), example, note, note.lower().startswith("optional"))
+
+
+def _check_declared(text: str, params: list[QueryParam], path: Path) -> None:
+    """Every ``$name`` used is declared, and every declared one is used."""
+    used = {m.group("name") for m in _SCANNER.finditer(text) if m.group("name")}
+    declared = {p.name for p in params}
+    if used - declared:
+        missing = ", ".join(sorted(used - declared))
+        raise QueryFileError(f"{path}: the query uses undeclared parameter(s) {missing}: "
+                             "add a '// param: NAME = EXAMPLE' line for each")
+    if declared - used:
+        unused = ", ".join(sorted(declared - used))
+        raise QueryFileError(f"{path}: parameter(s) {unused} declared but not used in the query")
+
+
+def get_query(name: str, queries: Mapping[str, NamedQuery] | None = None) -> NamedQuery:
+    """The named query ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A query name, as ``ptkg queries list`` shows.
+    queries : Mapping[str, NamedQuery], optional
+        Where to look; by default :func:`load_queries`.
+
+    Raises
+    ------
+    QueryError
+        One line naming every existing query (and the closest, when one is close).
+
+    Examples
+    --------
+    >>> get_query("released-with").params[0].example
+    'PyTorch 1.5'
+    """
+    queries = load_queries() if queries is None else queries
+    if name in queries:
+        return queries[name]
+    close = difflib.get_close_matches(name, list(queries), n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise QueryError(f"no named query {name!r}: {hint}the named queries are "
+                     f"{', '.join(queries) or '(none)'}")
+
+
+def check_params(query: NamedQuery, params: Mapping[str, object]) -> dict[str, object]:
+    """Check the values given for a query's parameters and complete them.
+
+    Parameters
+    ----------
+    query : NamedQuery
+        The query.
+    params : Mapping[str, object]
+        The values given, by parameter name (from ``--param``: strings, or JSON values).
+
+    Returns
+    -------
+    dict[str, object]
+        A value for every declared parameter, in header order: optional ones not given are
+        None, and a string given for a parameter whose example is a number is read as one.
+
+    Raises
+    ------
+    QueryError
+        One line: the required parameters that have no value, each with its example; or a
+        parameter the query does not declare (with the ones it does); or a string that is not
+        a number where a number is expected.
+
+    Examples
+    --------
+    >>> check_params(get_query("top-mentioned"), {"label": "Model", "limit": "3"})
+    {'label': 'Model', 'limit': 3}
+    >>> check_params(get_query("features-by-release"), {})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ptkg.errors.QueryError: query features-by-release needs a value for release: give --param ...
+    """
+    declared = {param.name: param for param in query.params}
+    unknown = [name for name in params if name not in declared]
+    if unknown:
+        takes = (f"it takes {', '.join(declared)}" if declared else "it takes no parameters")
+        raise QueryError(f"query {query.name} has no parameter {', '.join(unknown)}: {takes}")
+    missing = [p for p in query.params if not p.optional and p.name not in params]
+    if missing:
+        names = ", ".join(p.name for p in missing)
+        give = " ".join(f"--param {p.cli_example}" for p in missing)
+        raise QueryError(f"query {query.name} needs a value for {names}: give {give}")
+    return {p.name: _coerce(query, p, params[p.name]) if p.name in params else None
+            for p in query.params}
+
+
+def _coerce(query: NamedQuery, param: QueryParam, value: object) -> object:
+    """A string given where the example is a number becomes that number."""
+    example = param.example
+    if not isinstance(value, str) or isinstance(example, bool):
+        return value
+    if isinstance(example, (int, float)):
+        try:
+            return int(value) if isinstance(example, int) else float(value)
+        except ValueError:
+            kind = "an integer" if isinstance(example, int) else "a number"
+            raise QueryError(f"query {query.name}: parameter {param.name} must be {kind}, not "
+                             f"{value!r} (e.g. --param {param.cli_example})") from None
+    return value
+
+
+def run_named_query(graph: nx.MultiDiGraph, query: NamedQuery,
+                    params: Mapping[str, object]) -> tuple[list[str], list[list[object]]]:
+    """Run a named query on a ptkg graph (NetworkX, through grand-cypher).
+
+    Returns
+    -------
+    tuple[list[str], list[list[object]]]
+        Column names and rows, as :func:`ptkg.cypher.run_query` gives them.
+
+    Raises
+    ------
+    QueryError
+        Missing or unknown parameters (see :func:`check_params`), or the query cannot run.
+    """
+    from .cypher import run_query
+
+    return run_query(graph, query.text, check_params(query, params))
+
+
+def run_named_query_neo4j(driver: neo4j.Driver, query: NamedQuery,
+                          params: Mapping[str, object],
+                          database: str = "neo4j") -> tuple[list[str], list[list[object]]]:
+    """Run a named query in Neo4j, with real parameters (``ptkg.neo4j_store.run_query``).
+
+    Returns
+    -------
+    tuple[list[str], list[list[object]]]
+        Column names and rows, in the shape :func:`run_named_query` gives.
+
+    Raises
+    ------
+    QueryError
+        Missing or unknown parameters, or the server rejects the query.
+    StoreError
+        The server cannot be reached.
+    """
+    from .neo4j_store import run_query
+
+    return run_query(driver, query.text, check_params(query, params), database)

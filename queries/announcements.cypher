@@ -1,0 +1,9 @@
+// name: announcements
+// description: The posts that announce each release, with their dates.
+// param: library = "PyTorch"  (optional: one Library name; every library when absent)
+//
+// Rows are in library, then version order, then url.
+MATCH (p:Post)-[:ANNOUNCES]->(r:Release)
+WHERE $library IS NULL OR r.library = $library
+RETURN r.library AS library, r.name AS release, p.date AS date, p.title AS title, p.url AS url
+ORDER BY library, r.version_order, url

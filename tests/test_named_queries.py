@@ -1,0 +1,489 @@
+"""Tests of the named queries (``queries/*.cypher``, ``ptkg.named_queries``, ``ptkg queries``).
+
+Every packaged query parses its header and runs on the graph of the bundled sample with its
+example parameters; the queries of issue 3 give the rows a reader expects for facts of the
+sample, compared with what the graph itself holds. The same queries in Neo4j:
+``tests/neo4j/test_parity.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ptkg.queries
+from ptkg.cli import main
+from ptkg.errors import QueryError
+from ptkg.graph import node_id, read_graph
+from ptkg.named_queries import (
+    NamedQuery,
+    QueryFileError,
+    QueryParam,
+    check_params,
+    get_query,
+    load_queries,
+    parse_query,
+    queries_dir,
+    read_query,
+    run_named_query,
+)
+
+QUERY_FILES = sorted(Path(ptkg.queries.__file__).resolve().parent.glob("*.cypher"))
+QUERIES = load_queries()
+ISSUE_QUERIES = ["features-by-release", "releases-of-library", "released-with", "hardware-support",
+                 "feature-stability", "organizations", "evidence", "neighbors", "top-mentioned",
+                 "posts-about"]
+OPTIONAL = sorted(name for name, q in QUERIES.items() if any(p.optional for p in q.params))
+COLUMNS = {
+    "announcements": ["library", "release", "date", "title", "url"],
+    "evidence": ["relation", "source_label", "target_label", "reads", "sentences", "posts",
+                 "rules"],
+    "feature-stability": ["library", "release", "version", "date", "stability", "posts"],
+    "features-by-release": ["feature", "stability", "latest_stability"],
+    "features-of-library": ["feature", "stability"],
+    "hardware-support": ["supporter", "version", "label", "name"],
+    "neighbors": ["source_label", "source", "relation", "target_label", "target"],
+    "organizations": ["organization", "label", "name", "reads"],
+    "posts-about": ["url", "title", "date", "mentions", "label"],
+    "released-with": ["library", "release", "version"],
+    "releases-of-library": ["position", "release", "version", "date"],
+    "stability-counts": ["release", "stability", "features"],
+    "top-mentioned": ["name", "posts", "mentions"],
+}
+URL_18 = "https://pytorch.org/blog/pytorch-1.8-released/"
+URL_LIBRARIES = "https://pytorch.org/blog/pytorch-library-updates-new-model-serving-library/"
+VALID = ('// name: {name}\n// description: Something.\n// param: x = "a"  (a note)\n'
+         "MATCH (n) WHERE n.name = $x RETURN n.name AS name\n")
+
+
+@pytest.fixture(scope="module")
+def graph(sample_graph_file):
+    """The sample graph, read once for the module (the queries do not change it)."""
+    return read_graph(sample_graph_file)
+
+
+@pytest.fixture(scope="module")
+def example_results(graph) -> dict[str, tuple[list[str], list[list[object]]]]:
+    """Each named query's result with its example parameters, computed once."""
+    return {name: run_named_query(graph, query, query.example_params)
+            for name, query in QUERIES.items()}
+
+
+def as_dicts(result) -> list[dict[str, object]]:
+    columns, rows = result
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def name_of(graph, node: str) -> str:
+    return graph.nodes[node]["name"]
+
+
+def edges_of_type(graph, rel_type: str):
+    return [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == rel_type]
+
+
+# --------------------------------------------------------------------------- the files
+
+
+def test_query_library_has_the_issue_queries():
+    assert len(QUERY_FILES) >= 10
+    assert [name for name in ISSUE_QUERIES if name not in QUERIES] == []
+
+
+@pytest.mark.parametrize("path", QUERY_FILES, ids=[p.stem for p in QUERY_FILES])
+def test_query_file_header_parses(path):
+    query = read_query(path)
+    assert query.name == path.stem
+    assert query.path == path
+    assert query.description and "\n" not in query.description
+    assert query.text == path.read_text(encoding="utf8")
+    for param in query.params:
+        assert param.example is not None, f"{param.name} has no example"
+
+
+@pytest.mark.parametrize("name", sorted(COLUMNS))
+def test_query_columns_are_aliased(example_results, name):
+    assert example_results[name][0] == COLUMNS[name]
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_query_runs_with_example_params(example_results, name):
+    columns, rows = example_results[name]
+    assert columns and len(set(columns)) == len(columns)
+    assert all(len(row) == len(columns) for row in rows)
+
+
+@pytest.mark.parametrize("name", OPTIONAL)
+def test_query_runs_without_optional_params(graph, name):
+    query = QUERIES[name]
+    required = {p.name: p.example for p in query.params if not p.optional}
+    _, some = run_named_query(graph, query, query.example_params)
+    _, every = run_named_query(graph, query, required)
+    assert len(every) >= len(some)
+    assert every
+
+
+def test_load_queries_reads_the_package_not_the_cwd(tmp_path, monkeypatch):
+    (tmp_path / "features-by-release.cypher").write_text("not a query", encoding="utf8")
+    monkeypatch.chdir(tmp_path)
+    assert queries_dir() == Path(ptkg.queries.__file__).resolve().parent
+    assert load_queries() == QUERIES
+
+
+# --------------------------------------------------------------------------- known facts
+
+
+def test_features_by_release_gives_each_feature_with_its_stability(graph, example_results):
+    rows = as_dicts(example_results["features-by-release"])
+    assert {"feature": "torch.fx", "stability": "Beta", "latest_stability": "Beta"} in rows
+    release = node_id("Release", "PyTorch 1.8")
+    expected = sorted((name_of(graph, v), d.get("stability"))
+                      for u, v, d in edges_of_type(graph, "INTRODUCES") if u == release)
+    assert [(r["feature"], r["stability"]) for r in rows] == expected
+
+
+def test_releases_of_library_in_version_order(example_results):
+    rows = as_dicts(example_results["releases-of-library"])
+    assert [(r["position"], r["release"], r["version"]) for r in rows] == [
+        (1, "PyTorch 1.5", "1.5"), (2, "PyTorch 1.7", "1.7"), (3, "PyTorch 1.8", "1.8"),
+        (4, "PyTorch 1.12", "1.12")]
+
+
+def test_released_with_gives_the_library_releases(example_results):
+    rows = example_results["released-with"][1]
+    assert rows == [["PyTorch/XLA", "PyTorch/XLA 1.5", "1.5"],
+                    ["torchaudio", "torchaudio 0.5", "0.5"],
+                    ["torchtext", "torchtext 0.6", "0.6"],
+                    ["torchvision", "torchvision 0.6", "0.6"]]
+
+
+@pytest.mark.parametrize(("hardware", "row"), [
+    ("MPS", {"supporter": "PyTorch", "version": "1.12", "label": "Release",
+             "name": "PyTorch 1.12"}),
+    ("ROCm", {"supporter": "PyTorch", "version": "1.8", "label": "Release",
+              "name": "PyTorch 1.8"}),
+    ("TPU", {"supporter": "PyTorch/XLA", "version": None, "label": "Library",
+             "name": "PyTorch/XLA"}),
+])
+def test_hardware_support_names_the_release(graph, hardware, row):
+    query = get_query("hardware-support")
+    rows = as_dicts(run_named_query(graph, query, {"hardware": hardware}))
+    assert row in rows
+    target = next(n for n, d in graph.nodes(data=True) if d["name"] == hardware)
+    supporters = sorted(name_of(graph, u) for u, v, _ in edges_of_type(graph, "SUPPORTS")
+                        if v == target)
+    assert sorted(r["name"] for r in rows) == supporters
+
+
+def test_feature_stability_lists_each_release(example_results):
+    rows = as_dicts(example_results["feature-stability"])
+    assert [(r["library"], r["release"], r["version"], r["stability"]) for r in rows] == [
+        ("PyTorch", "PyTorch 1.8", "1.8", "Beta")]
+    assert rows[0]["posts"] == [URL_18]
+
+
+def test_organizations_lists_who_built_what(graph):
+    query = get_query("organizations")
+    rows = run_named_query(graph, query, {})[1]
+    expected = sorted((name_of(graph, v), graph.nodes[u]["label"], name_of(graph, u), d["count"])
+                      for u, v, d in edges_of_type(graph, "DEVELOPED_BY"))
+    assert [tuple(row) for row in rows] == expected
+    assert ["Microsoft", "Library", "DeepSpeed", 1] in rows
+
+
+def test_organizations_filters_one_organization(example_results):
+    rows = example_results["organizations"][1]
+    assert rows and {row[0] for row in rows} == {"Microsoft"}
+
+
+def test_evidence_gives_the_sentences_and_posts(graph, example_results):
+    [row] = as_dicts(example_results["evidence"])
+    edge = graph.edges[node_id("Release", "torchvision 0.6"), node_id("Release", "PyTorch 1.5"),
+                       "RELEASED_WITH"]
+    assert row == {"relation": "RELEASED_WITH", "source_label": "Release",
+                   "target_label": "Release", "reads": edge["count"],
+                   "sentences": edge["evidence"], "posts": edge["sources"], "rules": edge["rules"]}
+    assert set(row["posts"]) == {URL_LIBRARIES}
+    assert len(row["sentences"]) == len(row["posts"]) > 0
+
+
+@pytest.mark.parametrize(("params", "relations"), [
+    ({"source": "PyTorch 1.8", "target": "torch.fx"}, ["INTRODUCES"]),
+    ({"source": "PyTorch 1.8", "target": "torch.fx", "type": "INTRODUCES"}, ["INTRODUCES"]),
+    ({"source": "PyTorch 1.8", "target": "torch.fx", "type": "SUPPORTS"}, []),
+    ({"source": "torch.fx", "target": "PyTorch 1.8"}, []),
+])
+def test_evidence_filters_by_type(graph, params, relations):
+    rows = as_dicts(run_named_query(graph, get_query("evidence"), params))
+    assert [r["relation"] for r in rows] == relations
+
+
+def test_neighbors_gives_every_relation_but_mentions(graph, example_results):
+    rows = example_results["neighbors"][1]
+    fx = node_id("Feature", "torch.fx")
+    expected = sorted(
+        ((graph.nodes[u]["label"], name_of(graph, u), key, graph.nodes[v]["label"],
+          name_of(graph, v)) for u, v, key in graph.edges(keys=True)
+         if fx in (u, v) and key != "MENTIONS"),
+        key=lambda t: (t[2], t[1], t[4], t[0], t[3]))
+    assert [tuple(row) for row in rows] == expected
+    assert ("Release", "PyTorch 1.8", "INTRODUCES", "Feature", "torch.fx") in expected
+
+
+def test_top_mentioned_orders_by_posts_then_mentions(graph):
+    rows = run_named_query(graph, get_query("top-mentioned"), {"label": "Model", "limit": 100})[1]
+    counts: Counter = Counter()
+    posts: Counter = Counter()
+    for _, v, d in edges_of_type(graph, "MENTIONS"):
+        if graph.nodes[v]["label"] == "Model":
+            posts[name_of(graph, v)] += 1
+            counts[name_of(graph, v)] += d["count"]
+    expected = sorted(([n, posts[n], counts[n]] for n in posts), key=lambda r: (-r[1], -r[2], r[0]))
+    assert rows == expected
+    assert rows[0][0] == "ResNet50"
+
+
+def test_top_mentioned_limit(graph):
+    rows = run_named_query(graph, get_query("top-mentioned"), {"label": "Feature", "limit": "3"})[1]
+    assert len(rows) == 3
+
+
+def test_posts_about_gives_the_posts(example_results):
+    rows = as_dicts(example_results["posts-about"])
+    assert [(r["url"], r["label"]) for r in rows] == [(URL_18, "Feature")]
+    assert rows[0]["mentions"] >= 1
+
+
+def test_features_of_library(example_results):
+    assert example_results["features-of-library"][1] == [["FSDP", None]]
+
+
+def test_announcements_lists_every_announced_release(graph):
+    rows = as_dicts(run_named_query(graph, get_query("announcements"), {}))
+    expected = sorted((graph.nodes[v]["library"], name_of(graph, v), graph.nodes[u]["url"])
+                      for u, v, _ in edges_of_type(graph, "ANNOUNCES"))
+    assert [(r["library"], r["release"], r["url"]) for r in rows] == expected
+
+
+def test_stability_counts_per_release(example_results):
+    assert example_results["stability-counts"][1] == [
+        ["PyTorch 1.8", "Beta", 6], ["PyTorch 1.8", "Prototype", 6], ["PyTorch 1.8", "Stable", 1],
+        ["PyTorch 1.8", "unstated", 1]]
+
+
+# --------------------------------------------------------------------------- names and params
+
+
+def test_get_query_unknown_name_lists_the_queries():
+    with pytest.raises(QueryError) as error:
+        get_query("features-by-relase")
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith("no named query 'features-by-relase': did you mean "
+                              "'features-by-release'? the named queries are ")
+    assert message.endswith(", ".join(QUERIES))
+
+
+@pytest.mark.parametrize(("name", "params", "message"), [
+    ("features-by-release", {},
+     'query features-by-release needs a value for release: give --param release="PyTorch 1.8"'),
+    ("evidence", {"type": "SUPPORTS"},
+     'query evidence needs a value for source, target: give --param source="torchvision 0.6" '
+     '--param target="PyTorch 1.5"'),
+    ("features-by-release", {"release": "PyTorch 1.8", "relase": "x"},
+     "query features-by-release has no parameter relase: it takes release"),
+    ("top-mentioned", {"label": "Model", "limit": "ten"},
+     "query top-mentioned: parameter limit must be an integer, not 'ten' (e.g. --param limit=10)"),
+])
+def test_check_params_names_what_is_wrong(name, params, message):
+    with pytest.raises(QueryError) as error:
+        check_params(get_query(name), params)
+    assert str(error.value) == message
+
+
+def test_check_params_completes_optional_and_reads_numbers():
+    assert check_params(get_query("evidence"), {"target": "b", "source": "a"}) == {
+        "source": "a", "target": "b", "type": None}
+    assert check_params(get_query("top-mentioned"), {"label": "Model", "limit": "3"}) == {
+        "label": "Model", "limit": 3}
+
+
+def test_missing_param_is_checked_before_the_query_runs(graph):
+    with pytest.raises(QueryError, match="needs a value for release"):
+        run_named_query(graph, get_query("released-with"), {})
+
+
+@pytest.mark.parametrize(("example", "expected"), [
+    ("PyTorch 1.8", 'release="PyTorch 1.8"'), ("MPS", "release=MPS"), (10, "release=10"),
+    (["a", 1], 'release:=["a", 1]'), (None, "release:=null"),
+])
+def test_param_cli_example(example, expected):
+    assert QueryParam("release", example).cli_example == expected
+
+
+@pytest.mark.parametrize(("name", "ordered"), [
+    ("releases-of-library", True), ("features-by-release", True),
+])
+def test_query_ordered(name, ordered):
+    assert get_query(name).ordered is ordered
+
+
+def test_query_ordered_ignores_comments():
+    text = ('// name: q\n// description: D.\n// ORDER BY in a comment\n'
+            'MATCH (n) RETURN n.name AS name // ORDER BY name\n')
+    assert parse_query(text, "q.cypher").ordered is False
+
+
+# --------------------------------------------------------------------------- bad files
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("// description: D.\nRETURN 1 AS x\n", "{path}:1: the header has no '// name: ...' line"),
+    ("// name: q\nRETURN 1 AS x\n", "{path}:1: the header has no '// description: ...' line"),
+    ("// name: other\n// description: D.\nRETURN 1 AS x\n",
+     "{path}: the header names the query 'other'; name the file 'other.cypher', in lower-case "
+     "kebab-case"),
+    ("// name: q\n// name: q\n// description: D.\nRETURN 1 AS x\n",
+     "{path}:2: a second 'name:' line; give one"),
+    ("// name: q\n// description: D.\n// param: x = PyTorch\nRETURN $x AS x\n",
+     "{path}:3: the example of 'x' is not JSON ('PyTorch'): write \"// param: NAME = EXAMPLE  "
+     "(note)\", the example as JSON"),
+    ("// name: q\n// description: D.\n// param: x\nRETURN $x AS x\n",
+     "{path}:3: bad parameter line 'x': write \"// param: NAME = EXAMPLE  (note)\", the example "
+     "as JSON"),
+    ('// name: q\n// description: D.\n// param: x = "a"\n// param: x = "b"\nRETURN $x AS x\n',
+     "{path}:4: parameter 'x' is declared twice"),
+    ("// name: q\n// description: D.\nMATCH (n) WHERE n.name = $who RETURN n.name AS n\n",
+     "{path}: the query uses undeclared parameter(s) who: add a '// param: NAME = EXAMPLE' line "
+     "for each"),
+    ('// name: q\n// description: D.\n// param: x = "a"\nRETURN "$x" AS x // $x\n',
+     "{path}: parameter(s) x declared but not used in the query"),
+])
+def test_parse_query_rejects_bad_headers(tmp_path, text, message):
+    path = tmp_path / "q.cypher"
+    path.write_text(text, encoding="utf8")
+    with pytest.raises(QueryFileError) as error:
+        read_query(path)
+    assert str(error.value) == message.format(path=path)
+
+
+def test_parse_query_reads_params_and_notes(tmp_path):
+    text = ('// name: q\n// description: D.\n// param: x = "a b"  (a note)\n'
+            "// param: n = 5  (optional: how many)\n// a free note\n"
+            "MATCH (m) WHERE m.name = $x RETURN m.name AS name LIMIT $n\n")
+    query = parse_query(text, tmp_path / "q.cypher")
+    assert query == NamedQuery("q", "D.", (QueryParam("x", "a b", "a note", False),
+                                           QueryParam("n", 5, "optional: how many", True)),
+                               text, tmp_path / "q.cypher")
+    assert query.usage() == '--param x="a b" [--param n=5]'
+
+
+def test_load_queries_from_a_folder(tmp_path):
+    for name in ("b-query", "a-query"):
+        (tmp_path / f"{name}.cypher").write_text(VALID.format(name=name), encoding="utf8")
+    assert list(load_queries(tmp_path)) == ["a-query", "b-query"]
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def run(*args, catch: bool = True):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch)
+
+
+def test_cli_queries_list():
+    result = run("queries", "list", catch=False)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["name", "params", "description"]
+    assert [line.split()[0] for line in lines[2:]] == list(QUERIES)
+    release = next(line for line in lines if line.startswith("features-by-release "))
+    assert '--param release="PyTorch 1.8"' in release
+    assert release.endswith(QUERIES["features-by-release"].description)
+
+
+def test_cli_queries_list_json():
+    result = run("queries", "list", "--format", "json", catch=False)
+    assert result.exit_code == 0
+    listed = json.loads(result.output)
+    assert [(q["name"], q["description"]) for q in listed] == [
+        (q.name, q.description) for q in QUERIES.values()]
+    assert listed[[q["name"] for q in listed].index("evidence")]["params"] == (
+        '--param source="torchvision 0.6" --param target="PyTorch 1.5" '
+        "[--param type=RELEASED_WITH]")
+
+
+def test_cli_queries_show_prints_the_file():
+    result = run("queries", "show", "hardware-support", catch=False)
+    assert result.exit_code == 0
+    assert result.output == QUERIES["hardware-support"].text
+
+
+def test_cli_queries_run_json(sample_graph_file):
+    result = run("queries", "run", "released-with", "--param", "release=PyTorch 1.5",
+                 "--graph", sample_graph_file, "--format", "json", catch=False)
+    assert result.exit_code == 0
+    assert [row["release"] for row in json.loads(result.output)] == [
+        "PyTorch/XLA 1.5", "torchaudio 0.5", "torchtext 0.6", "torchvision 0.6"]
+
+
+def test_cli_queries_run_table(sample_graph_file):
+    result = run("queries", "run", "features-by-release", "--param", "release=PyTorch 1.8",
+                 "--graph", sample_graph_file, catch=False)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["feature", "stability", "latest_stability"]
+    assert "torch.fx Beta Beta" in [" ".join(line.split()) for line in lines]
+
+
+def test_cli_queries_run_csv_with_number_param(sample_graph_file):
+    result = run("queries", "run", "top-mentioned", "--param", "label=Model", "--param",
+                 "limit=2", "--graph", sample_graph_file, "--format", "csv", catch=False)
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:2] == ["name,posts,mentions", "ResNet50,2,8"]
+    assert len(result.output.splitlines()) == 3
+
+
+@pytest.mark.parametrize("command", ["run", "show"])
+def test_cli_unknown_query_is_a_usage_error_listing_the_queries(command, tmp_path):
+    result = run("queries", command, "no-such-query")
+    assert result.exit_code == 2
+    [line] = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert line == ("Error: no named query 'no-such-query': the named queries are "
+                    + ", ".join(QUERIES))
+
+
+def test_cli_missing_param_names_it(tmp_path):
+    result = run("queries", "run", "hardware-support", "--graph", tmp_path / "absent.json")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        "Error: query hardware-support needs a value for hardware: give --param hardware=MPS")
+
+
+def test_cli_missing_graph_exits_1(tmp_path):
+    result = run("queries", "run", "hardware-support", "--param", "hardware=MPS", "--graph",
+                 tmp_path / "absent.json")
+    assert result.exit_code == 1
+    assert str(tmp_path / "absent.json") in result.output
+
+
+def test_named_queries_doctests():
+    import doctest
+
+    import ptkg.named_queries
+
+    results = doctest.testmod(ptkg.named_queries)
+    assert results.attempted > 0
+    assert results.failed == 0
+
+
+@pytest.mark.parametrize("args", [["queries"], ["queries", "list"], ["queries", "show"],
+                                  ["queries", "run"]])
+def test_cli_queries_help_has_an_example(args):
+    result = run(*args, "-h", catch=False)
+    assert result.exit_code == 0
+    assert "Example:\n" in result.output
