@@ -49,6 +49,17 @@ def neo4j_options(function):
     return function
 
 
+def query_options(function):
+    """``--param``, ``--backend`` and the Neo4j connection: what running a query takes."""
+    function = neo4j_options(function)
+    function = click.option(
+        "--backend", type=click.Choice(["networkx", "neo4j"]), default="networkx",
+        show_default=True, help="Query the graph file (networkx) or a Neo4j server.")(function)
+    return click.option(
+        "--param", "params", multiple=True, metavar="NAME=VALUE",
+        help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")(function)
+
+
 def neo4j_settings(uri, user, password, database):
     """The connection settings of :func:`neo4j_options` (env vars and defaults filled in).
 
@@ -202,11 +213,7 @@ def stats(graph_path) -> None:
 @click.argument("cypher")
 @graph_option
 @output_format_option
-@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")
-@click.option("--backend", type=click.Choice(["networkx", "neo4j"]), default="networkx",
-              show_default=True, help="Query the graph file (networkx) or a Neo4j server.")
-@neo4j_options
+@query_options
 @translate_errors
 def query(cypher, graph_path, fmt, params, backend, uri, user, password, database) -> None:
     """Run a Cypher query on the graph, or in Neo4j with --backend neo4j.
@@ -560,13 +567,9 @@ def queries_show(name) -> None:
 
 @queries_group.command("run")
 @click.argument("name")
-@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")
 @graph_option
 @output_format_option
-@click.option("--backend", type=click.Choice(["networkx", "neo4j"]), default="networkx",
-              show_default=True, help="Query the graph file (networkx) or a Neo4j server.")
-@neo4j_options
+@query_options
 @translate_errors
 def queries_run(name, params, graph_path, fmt, backend, uri, user, password, database) -> None:
     """Run a named query on the graph, or in Neo4j with --backend neo4j.
