@@ -313,6 +313,9 @@ class RelationFinder:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
         left = [e for e in targets if e.end <= trigger.start]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
+        if rule.get("targets_before"):  # "acknowledge X, Y and Z as influences"
+            chosen = left
+        chosen = _owned_only(chosen)
         if _opens_sentence(trigger):  # "Based on X and Y, Z does ...": Z is the source
             comma = next((t.i for t in trigger.doc[trigger.end:sentence.end] if t.text == ","),
                          sentence.end)
@@ -345,6 +348,12 @@ def _clause_end(trigger: Span) -> int:
         if token.lower_ in _CLAUSE_BREAKS:
             return token.i
     return sentence.end
+
+
+def _owned_only(targets: list[Span]) -> list[Span]:
+    """In "NumPy's np.fft", the target is np.fft, not NumPy."""
+    return [t for i, t in enumerate(targets) if i + 1 == len(targets)
+            or t.doc[t.end:targets[i + 1].start].text.strip() not in ("'s", "’s")]
 
 
 def _opens_sentence(trigger: Span) -> bool:

@@ -82,6 +82,22 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
     assert expected in found
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We'd like to acknowledge TorchScript tracing and JAX as influences for tracing.",
+     {("BASED_ON", None, "TorchScript"), ("BASED_ON", None, "JAX")}),
+    ("The torch.linalg module, modeled after NumPy's np.linalg module, is new.",
+     {("BASED_ON", "torch.linalg", "np.linalg"), ("PART_OF", "np.linalg", "NumPy")}),
+    ("Through the joint collaboration of engineers at Facebook and AWS, TorchElastic is ready.",
+     {("DEVELOPED_BY", "TorchElastic", "Meta"), ("DEVELOPED_BY", "TorchElastic", "AWS")}),
+])
+def test_relation_finder_reads_exactly(blank_nlp, text, expected):
+    """The source left implied ("as influences") is None: the post's section supplies it."""
+    doc = blank_nlp(mask_markup(text))
+    found = {(r.type, r.source.id_ if r.source is not None else None, r.target.id_)
+             for r in doc._.ptkg_relations}
+    assert found == expected
+
+
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
 
 
