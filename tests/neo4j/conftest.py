@@ -28,7 +28,8 @@ import neo4j
 import pytest
 
 from ptkg.errors import StoreError
-from ptkg.neo4j_store import Neo4jSettings, connect
+from ptkg.graph import read_graph
+from ptkg.neo4j_store import Neo4jSettings, connect, load_graph
 
 HERE = Path(__file__).resolve().parent
 
@@ -127,3 +128,12 @@ def neo4j_server(neo4j_settings: Neo4jSettings, repo_root: Path):
     server = ManagedServer(repo_root)
     yield server
     server.start()
+
+
+@pytest.fixture(scope="module")
+def loaded(neo4j_driver, neo4j_settings, neo4j_empty, sample_graph_file):
+    """The sample's graph, loaded once for a module of read-only tests."""
+    neo4j_empty()
+    graph = read_graph(sample_graph_file)
+    load_graph(neo4j_driver, graph, neo4j_settings.database)
+    return graph

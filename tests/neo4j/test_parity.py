@@ -13,23 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg.cli import main
-from ptkg.graph import read_graph
 from ptkg.named_queries import load_queries, run_named_query, run_named_query_neo4j
-from ptkg.neo4j_store import load_graph
 
 QUERIES = load_queries()
 CASES = [(name, query.example_params) for name, query in QUERIES.items()] + [
     (name, {p.name: p.example for p in query.params if not p.optional})
     for name, query in QUERIES.items() if any(p.optional for p in query.params)]
-
-
-@pytest.fixture(scope="module")
-def loaded(neo4j_driver, neo4j_settings, neo4j_empty, sample_graph_file):
-    """The sample's graph, loaded once for this module's read-only tests."""
-    neo4j_empty()
-    graph = read_graph(sample_graph_file)
-    load_graph(neo4j_driver, graph, neo4j_settings.database)
-    return graph
 
 
 def row_key(row: list[object]) -> str:

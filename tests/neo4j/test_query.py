@@ -9,8 +9,7 @@ from click.testing import CliRunner
 from ptkg import cypher
 from ptkg.cli import main
 from ptkg.errors import QueryError
-from ptkg.graph import read_graph
-from ptkg.neo4j_store import load_graph, run_query
+from ptkg.neo4j_store import run_query
 
 ISSUE_QUERY = ('MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = "PyTorch 1.8" '
                "RETURN f.name AS feature, i.stability AS stability")
@@ -26,15 +25,6 @@ BOTH_BACKENDS = [
 
 def run(*args: str, catch: bool = True):
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch)
-
-
-@pytest.fixture(scope="module")
-def loaded(neo4j_driver, neo4j_settings, neo4j_empty, sample_graph_file):
-    """The sample's graph, loaded once for this module's read-only tests."""
-    neo4j_empty()
-    graph = read_graph(sample_graph_file)
-    load_graph(neo4j_driver, graph, neo4j_settings.database)
-    return graph
 
 
 @pytest.mark.parametrize("query", BOTH_BACKENDS)
