@@ -295,7 +295,8 @@ class RelationFinder:
         found = []
         for match_id, start, end in self.matcher(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
-            found.extend(self._read(rule, doc[start:end], entities))
+            if not _FUTURE.search(doc[start:end].sent.text):  # plans are not what shipped
+                found.extend(self._read(rule, doc[start:end], entities))
         found.extend(_compounds(doc, entities))
         doc._.ptkg_relations = found
         return doc
@@ -338,6 +339,8 @@ class RelationFinder:
         return self
 
 
+_FUTURE = re.compile(r"\b(will be available|in the coming (?:months|weeks)|in a future release|"
+                     r"we plan to|planned for|will be integrated|will support)\b", re.I)
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
 
 

@@ -89,6 +89,8 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
      {("BASED_ON", "torch.linalg", "np.linalg"), ("PART_OF", "np.linalg", "NumPy")}),
     ("Through the joint collaboration of engineers at Facebook and AWS, TorchElastic is ready.",
      {("DEVELOPED_BY", "TorchElastic", "Meta"), ("DEVELOPED_BY", "TorchElastic", "AWS")}),
+    ("torchcsprng adds support for Windows, which will be available in the coming months.",
+     set()),
 ])
 def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     """The source left implied ("as influences") is None: the post's section supplies it."""
