@@ -78,6 +78,7 @@ class Relation:
     target: Span
     rule: str
     sentence: Span
+    implied_source: bool = True  # may the post's section or release stand in for a None source
 
 
 def read_patterns(path: Path) -> list[dict]:
@@ -327,7 +328,8 @@ class RelationFinder:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
             source = (_subject(trigger, candidates) if rule.get("prefer_subject") else None) \
                 or _nearest(trigger, candidates, rule.get("source_after", False))
-            yield Relation(rule["label"], source, target, rule["id"], sentence)
+            yield Relation(rule["label"], source, target, rule["id"], sentence,
+                           rule.get("implied_source", True))
 
     def to_disk(self, path, *, exclude=()) -> None:
         path = Path(path)

@@ -384,6 +384,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
         section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
+        if source is None and not relation.implied_source:
+            continue
         if source is None and relation.type in ENDPOINTS and section.feature is not None \
                 and "Feature" in ENDPOINTS[relation.type][0]:
             source = section.feature

@@ -91,6 +91,9 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
      {("DEVELOPED_BY", "TorchElastic", "Meta"), ("DEVELOPED_BY", "TorchElastic", "AWS")}),
     ("torchcsprng adds support for Windows, which will be available in the coming months.",
      set()),
+    ("PyTorch had two generators: Mersenne Twister for CPU and Nvidia's cuRAND Philox for CUDA.",
+     {("SUPPORTS", "Mersenne Twister", "CPU"), ("SUPPORTS", "cuRAND Philox", "CUDA"),
+      ("DEVELOPED_BY", "cuRAND Philox", "NVIDIA")}),
 ])
 def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     """The source left implied ("as influences") is None: the post's section supplies it."""
