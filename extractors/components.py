@@ -326,10 +326,14 @@ class RelationFinder:
             sources = [e for e in sources if e.start > comma]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
-            source = (_subject(trigger, candidates) if rule.get("prefer_subject") else None) \
-                or _nearest(trigger, candidates, rule.get("source_after", False))
-            yield Relation(rule["label"], source, target, rule["id"], sentence,
-                           rule.get("implied_source", True))
+            if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
+                found = [s for s in candidates if trigger.end <= s.start and s.end <= clause_end]
+            else:
+                found = [(_subject(trigger, candidates) if rule.get("prefer_subject") else None)
+                         or _nearest(trigger, candidates, rule.get("source_after", False))]
+            for source in found:
+                yield Relation(rule["label"], source, target, rule["id"], sentence,
+                               rule.get("implied_source", True))
 
     def to_disk(self, path, *, exclude=()) -> None:
         path = Path(path)

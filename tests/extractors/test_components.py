@@ -94,6 +94,8 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
     ("PyTorch had two generators: Mersenne Twister for CPU and Nvidia's cuRAND Philox for CUDA.",
      {("SUPPORTS", "Mersenne Twister", "CPU"), ("SUPPORTS", "cuRAND Philox", "CUDA"),
       ("DEVELOPED_BY", "cuRAND Philox", "NVIDIA")}),
+    ("It covers PyTorch architecture components such as ATen or c10d.",
+     {("PART_OF", "ATen", "PyTorch"), ("PART_OF", "c10d", "PyTorch")}),
 ])
 def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     """The source left implied ("as influences") is None: the post's section supplies it."""
