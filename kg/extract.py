@@ -223,9 +223,9 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         inside = by_line[line.start]
         if line in section_releases:
             release, feature = _entity(section_releases[line]), None
-        elif line.kind == "heading":
-            feature = None
         text = _text(doc)[line.start:line.end]
+        if line.kind == "heading" and line not in section_releases:
+            feature = _named_heading(text, inside, line)  # "PyTorch Mobile": its section
         in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
         if _DOCS_LIST.search(text):
             in_docs = True
@@ -236,6 +236,14 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             if fact is not None and fact.type == "INTRODUCES":
                 feature = fact.target
         yield line, Section(release, feature), fact
+
+
+def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
+    """The feature a heading consists of, if it names nothing else ("PyTorch Mobile")."""
+    if len(inside) == 1 and inside[0].label_ == "Feature" and \
+            inside[0].end_char - inside[0].start_char == len(text.strip()):
+        return _entity(inside[0])
+    return None
 
 
 def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],

@@ -122,3 +122,12 @@ def test_sample_graph_feature_stability_is_latest_release(sample_graph):
     assert actual == expected
     assert {name for name, stability in actual.items() if stability} >= {
         "torch.fx", "torch.fft", "torch.linalg", "ZeroRedundancyOptimizer", "Remote Module"}
+
+
+@pytest.mark.parametrize("platform", ["iOS", "Android"])
+def test_sample_graph_section_heading_is_implied_source(sample_graph, platform):
+    """Under the unmarked heading "PyTorch Mobile", "available on both iOS and Android"
+    speaks of PyTorch Mobile, not of the release the post announces."""
+    assert sample_graph.has_edge("Feature:PyTorch Mobile", f"Platform:{platform}", key="SUPPORTS")
+    assert not sample_graph.has_edge("Release:PyTorch 1.8", f"Platform:{platform}",
+                                     key="SUPPORTS")
