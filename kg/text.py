@@ -43,11 +43,6 @@ class Line:
     kind: str  # "heading", "bullet", "text" or "code"
 
 
-def mask(text: str, start: int, end: int) -> str:
-    """Return ``text`` with ``text[start:end]`` replaced by spaces (line breaks kept)."""
-    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
-
-
 def _blank(match: re.Match) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
