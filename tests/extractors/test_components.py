@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -144,3 +146,12 @@ def test_entity_finder_disk_round_trip(blank_nlp, tmp_path):
         ("Remote Module", "Feature", "Remote Module"),
         ("Metal Performance Shaders", "Hardware", "MPS"), ("JAX", "Library", "JAX")}
     assert loaded.kinds == {"MPS": "backend"}
+
+
+@pytest.mark.parametrize("factory", ["ptkg_line_breaks", "ptkg_entities", "ptkg_relations"])
+def test_factories_registered_by_entry_point(factory):
+    """A fresh interpreter finds the factories without importing ptkg (spacy_factories)."""
+    code = f"import spacy; nlp = spacy.blank('en'); nlp.add_pipe({factory!r}); print('ok')"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=False)
+    assert result.stdout.strip() == "ok", result.stderr[-500:]
