@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import logging
@@ -246,13 +245,12 @@ def show(name, graph_path) -> None:
     Example:
         ptkg show torch.fx --graph out/graph.json
     """
-    from .explore import describe, find_nodes
+    from .explore import closest_names, describe, find_nodes
 
     graph = load_graph(graph_path)
     nodes = find_nodes(graph, name)
     if not nodes:
-        names = sorted({d["name"] for _, d in graph.nodes(data=True)})
-        close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+        close = closest_names(graph, name)
         hint = f"; closest: {', '.join(close)}" if close else ""
         raise click.ClickException(f"no entity named {name!r} in {graph_path}{hint}")
     click.echo("\n\n".join(describe(graph, node) for node in nodes))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 import networkx as nx
 
 from .resolve import name_key
@@ -16,6 +18,17 @@ def find_nodes(graph: nx.MultiDiGraph, name: str) -> list[str]:
         node for node, data in graph.nodes(data=True)
         if key in {name_key(n) for n in [data["name"], *data.get("aliases", [])]}
     )
+
+
+def closest_names(graph: nx.MultiDiGraph, name: str, label: str | None = None) -> list[str]:
+    """Up to five names of nodes (of ``label``) that look most like ``name``, or its aliases."""
+    names: dict[str, str] = {}
+    for _, data in sorted(graph.nodes(data=True)):
+        if label is None or data["label"] == label:
+            for each in [data["name"], *data.get("aliases", [])]:
+                names.setdefault(each.casefold(), data["name"])
+    close = difflib.get_close_matches(name.casefold(), sorted(names), n=10, cutoff=0.5)
+    return list(dict.fromkeys(names[c] for c in close))[:5]
 
 
 def describe(graph: nx.MultiDiGraph, node: str) -> str:

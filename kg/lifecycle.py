@@ -25,14 +25,13 @@ a promotion is within one library.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
 from .errors import PtkgError
-from .explore import find_nodes
+from .explore import closest_names, find_nodes
 from .graph import STABILITY_ORDER, node_id
 from .resolve import name_key
 from .versions import version_key
@@ -165,8 +164,7 @@ def find_node(graph: nx.MultiDiGraph, name: str, label: str) -> str:
     if nodes:
         names = ", ".join(graph.nodes[n]["name"] for n in nodes)
         raise NotFoundError(f"{name!r} names several {label} nodes: {names}; use the full name")
-    names = sorted({d["name"] for _, d in graph.nodes(data=True) if d["label"] == label})
-    close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+    close = closest_names(graph, name, label)
     hint = f"; closest: {', '.join(close)}" if close else ""
     raise NotFoundError(f"no {label} named {name!r}{hint}")
 

@@ -41,7 +41,6 @@ What the format supports, and what it does not:
 from __future__ import annotations
 
 import base64
-import difflib
 import hashlib
 import json
 import math
@@ -54,7 +53,7 @@ from pathlib import Path
 import networkx as nx
 
 from .errors import PtkgError
-from .explore import find_nodes
+from .explore import closest_names, find_nodes
 from .graph import write_atomic
 from .timeline import timeline
 from .versions import version_key
@@ -194,17 +193,6 @@ def check_labels(graph: nx.MultiDiGraph, labels: Iterable[str]) -> list[str]:
             raise PtkgError(f"unknown label {label!r}; labels: {', '.join(known)}")
         wanted.append(by_key[label.casefold()])
     return list(dict.fromkeys(wanted))
-
-
-def closest_names(graph: nx.MultiDiGraph, name: str, label: str | None = None) -> list[str]:
-    """Up to five names of nodes (of ``label``) that look most like ``name``."""
-    names: dict[str, str] = {}
-    for _, data in sorted(graph.nodes(data=True)):
-        if label is None or data["label"] == label:
-            for each in [data["name"], *data.get("aliases", [])]:
-                names.setdefault(each.casefold(), data["name"])
-    close = difflib.get_close_matches(name.casefold(), sorted(names), n=10, cutoff=0.5)
-    return list(dict.fromkeys(names[c] for c in close))[:5]
 
 
 def describe_selection(*, focus: str | None = None, depth: int = 1, labels: Iterable[str] = (),
