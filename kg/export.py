@@ -76,6 +76,7 @@ from urllib.parse import quote
 
 import networkx as nx
 
+from .cypher import quote_literal
 from .errors import PtkgError, StoreError
 from .graph import write_atomic
 from .neo4j_store import (
@@ -93,9 +94,6 @@ GRAPHML_VERSION = 1
 
 _PLAIN_FILE = re.compile(r"[A-Za-z0-9_.-]+\Z")
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_CYPHER_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                   "\b": "\\b", "\f": "\\f"}
-_CYPHER_SPECIAL = re.compile('[\\\\"\x00-\x1f\x7f\u2028\u2029]')
 
 
 class ExportError(PtkgError):
@@ -308,13 +306,12 @@ def read_graphml(path: str | Path) -> nx.MultiDiGraph:
 def cypher_string(value: str) -> str:
     r"""A Cypher string literal: double quotes, backslash escapes, no raw line break.
 
+    The escaping is :func:`ptkg.cypher.quote_literal`'s, the one query parameters get.
+
     >>> print(cypher_string('say "hi"\\ \n'))
     "say \"hi\"\\ \n"
     """
-    def escape(match: re.Match) -> str:
-        char = match.group()
-        return _CYPHER_ESCAPES.get(char) or f"\\u{ord(char):04x}"
-    return '"' + _CYPHER_SPECIAL.sub(escape, value) + '"'
+    return quote_literal(value)
 
 
 def cypher_literal(value) -> str:
