@@ -57,7 +57,8 @@ _DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\
 # CamelCase words that are not features: sites, products of other fields.
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
-                 "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList"}
+                 "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList",
+                 "NeurIPS"}
 # A vendor's product: "Intel Data Center GPU Max Series", "Intel Arc GPUs", "AMD Instinct GPU".
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
@@ -79,6 +80,7 @@ class Relation:
     rule: str
     sentence: Span
     implied_source: bool = True  # may the post's section or release stand in for a None source
+    anaphor: bool = False  # the source is the sentence's subject "it" or "the project"
 
 
 def read_patterns(path: Path) -> list[dict]:
@@ -296,7 +298,7 @@ class RelationFinder:
         found = []
         for match_id, start, end in self.matcher(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
-            if not _FUTURE.search(doc[start:end].sent.text):  # plans are not what shipped
+            if _states(rule, doc[start:end]):
                 found.extend(self._read(rule, doc[start:end], entities))
         found.extend(_compounds(doc, entities))
         doc._.ptkg_relations = found
@@ -308,32 +310,36 @@ class RelationFinder:
         sources = [e for e in inside if e.label_ in rule["source"]]
         targets = [e for e in inside if e.label_ in rule["target"]]
         clause_end = _clause_end(trigger)
-        right = [e for e in targets if trigger.end <= e.start and e.end <= clause_end]
-        if rule.get("target_adjacent"):
-            right = [e for e in right if e.start == trigger.end]
+        lead = 0 if rule.get("target_adjacent") else rule.get("max_lead", MAX_LEAD)
+        right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, entities)
         if "max_gap" in rule:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
         left = [e for e in targets if e.end <= trigger.start]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
         if rule.get("targets_before"):  # "acknowledge X, Y and Z as influences"
             chosen = left
-        chosen = _owned_only(chosen)
+        clause_start = sentence.start
         if _opens_sentence(trigger):  # "Based on X and Y, Z does ...": Z is the source
             comma = next((t.i for t in trigger.doc[trigger.end:sentence.end] if t.text == ","),
                          sentence.end)
+            clause_start = comma
             chosen = [e for e in chosen if e.end <= comma]
             rule = {**rule, "source_after": True}
             sources = [e for e in sources if e.start > comma]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
+            anaphor = False
             if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
                 found = [s for s in candidates if trigger.end <= s.start and s.end <= clause_end]
             else:
-                found = [(_subject(trigger, candidates) if rule.get("prefer_subject") else None)
-                         or _nearest(trigger, candidates, rule.get("source_after", False))]
+                subject = _subject(trigger, candidates) if rule.get("prefer_subject") else None
+                anaphor = subject is None and _anaphoric_subject(trigger.doc[clause_start:
+                                                                             sentence.end])
+                found = [subject or (None if anaphor or rule.get("subject_only") else
+                                     _nearest(trigger, candidates, rule.get("source_after")))]
             for source in found:
                 yield Relation(rule["label"], source, target, rule["id"], sentence,
-                               rule.get("implied_source", True))
+                               rule.get("implied_source", True), anaphor)
 
     def to_disk(self, path, *, exclude=()) -> None:
         path = Path(path)
@@ -347,6 +353,29 @@ class RelationFinder:
 
 _FUTURE = re.compile(r"\b(will be available|in the coming (?:months|weeks)|in a future release|"
                      r"we plan to|planned for|will be integrated|will support)\b", re.I)
+_NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
+# "Until now, PyTorch training on Mac only leveraged the CPU, but ...": what no longer holds.
+_PAST_LEAD = re.compile(r"^\W*(until now|previously|so far|in the past)\b", re.I)
+
+
+def _states(rule: dict, trigger: Span) -> bool:
+    """Whether the trigger states its relation: not a plan, a negation or a past now over.
+
+    A rule's ``not_after`` lists words that, right before the trigger, change its sense
+    ("as part of PyTorch's goal" is not a component).
+    """
+    doc, sentence = trigger.doc, trigger.sent
+    before = doc[max(sentence.start, trigger.start - 3):trigger.start]
+    if _FUTURE.search(sentence.text) or any(t.lower_ in _NEGATIONS for t in before):
+        return False
+    if trigger.start > sentence.start and \
+            doc[trigger.start - 1].lower_ in rule.get("not_after", ()):
+        return False
+    clause_start = max([sentence.start] + [t.i for t in doc[sentence.start:trigger.start]
+                                           if t.lower_ in _CLAUSE_BREAKS])
+    return not _PAST_LEAD.match(doc[clause_start:trigger.start].text)
+
+
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
 
 
@@ -359,10 +388,53 @@ def _clause_end(trigger: Span) -> int:
     return sentence.end
 
 
-def _owned_only(targets: list[Span]) -> list[Span]:
-    """In "NumPy's np.fft", the target is np.fft, not NumPy."""
-    return [t for i, t in enumerate(targets) if i + 1 == len(targets)
-            or t.doc[t.end:targets[i + 1].start].text.strip() not in ("'s", "’s")]
+MAX_LEAD = 8  # words a trigger's first target may stand after it: "support for the new X"
+_CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
+_LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
+_POSSESSIVE = re.compile(r"^(?:['’]s(?:\s+[a-z][\w-]*){0,2})?$")
+
+
+def _listed(trigger: Span, targets: list[Span], lead: int, entities: list[Span]) -> list[Span]:
+    """The targets a trigger governs: the first within ``lead`` words, and those listed with it.
+
+    "support for CPU, CUDA and ROCm" lists three; in "modeled after NumPy's np.linalg module,
+    brings NumPy-style support" the second NumPy is not listed. An owner stands for what it owns:
+    in "NumPy's np.fft" the target is np.fft.
+    """
+    doc = trigger.doc
+    right = [e for e in targets if e.start >= trigger.end]
+    if not right or right[0].start - trigger.end > lead:
+        return []
+    chosen = []
+    for target in right:
+        if chosen and not _glue(doc[chosen[-1].end:target.start]):
+            break
+        chosen.append(target)
+    return list(dict.fromkeys(_owned(target, targets, entities) for target in chosen))
+
+
+def _glue(gap: Span) -> bool:
+    """Whether the words between two names list them.
+
+    ", ", " and ", "and through the managed", "or GPU using CUDA": not "module, brings".
+    """
+    words = [t for t in gap if not t.is_space]
+    other = [t for t in words if t.lower_ not in _LIST_GLUE]
+    return not other or (len(other) <= 3 and any(t.lower_ in _CONJUNCTIONS for t in words)
+                         and not any(t.pos_ in ("VERB", "AUX") and t.dep_ != "amod"
+                                     and t.lower_ not in _CONJUNCTIONS for t in other))
+
+
+def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
+    """What a library or feature named as an owner owns, else the target.
+
+    "PyTorch's newly introduced CrossEntropyLoss" and "PyTorch dispatch mechanism" name the
+    feature, not PyTorch.
+    """
+    after = next((e for e in entities if e.start >= target.end), None)
+    if after is None or after not in targets or target.label_ not in ("Library", "Feature"):
+        return target
+    return after if _POSSESSIVE.match(target.doc[target.end:after.start].text.strip()) else target
 
 
 def _opens_sentence(trigger: Span) -> bool:
@@ -383,7 +455,20 @@ def _subject(trigger: Span, spans: list[Span]) -> Span | None:
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
 
-def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
+_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
+
+
+def _anaphoric_subject(clause: Span) -> bool:
+    """Whether the clause's first subject refers back: "it", "this feature", "the project"."""
+    subject = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return False
+    lefts = [t.lower_ for t in subject.lefts]
+    return subject.lower_ == "it" or (subject.lower_ in _ANAPHOR_NOUNS
+                                      and lefts in (["this"], ["the"]))
+
+
+def _nearest(trigger: Span, spans: list[Span], after: bool | None) -> Span | None:
     """The source closest before the trigger.
 
     With ``after`` (rules like "as a backend for X") the source after the trigger comes first.
@@ -398,12 +483,11 @@ def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
 def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
     """Names side by side.
 
-    ``PyTorch/XLA FSDP`` or ``PyTorch's FSDP``: the feature is part of the library;
+    ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it.
     """
     for left, right in zip(entities, entities[1:], strict=False):
-        gap = doc[left.end:right.start].text.strip()
-        if gap not in ("", "'s", "’s"):
+        if not _POSSESSIVE.match(doc[left.end:right.start].text.strip()):
             continue
         if left.label_ == "Library" and right.label_ == "Feature":
             yield Relation("PART_OF", right, left, "part_of.compound", left.sent)

@@ -111,7 +111,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_section_facts(doc, lines, by_line, subject, sections))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
-    facts.extend(_sentence_facts(doc, subject, lines, sections))
+    facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
     result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
 
@@ -253,7 +253,7 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     if feature is not None:
         return _fact("INTRODUCES", release, feature, "introduces.marked_heading", evidence,
                      marker.label_)
-    hardware = _leading_hardware(inside, marker)
+    hardware = _leading_hardware(inside, marker, _text(doc)[line.start:line.end], line.start)
     if hardware:
         return _fact("SUPPORTS", release, _entity(hardware[0]), "supports.marked_heading",
                      evidence)
@@ -350,9 +350,16 @@ _NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
 
-def _leading_hardware(inside: list[Span], marker: Span) -> list[Span]:
-    """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries")."""
-    first = [s for s in inside if s.start_char <= marker.end_char + 2]
+def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) -> list[Span]:
+    """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries").
+
+    A trailing marker ("TorchElastic integration with Kubernetes (Experimental)") does not
+    make what follows the heading's first name a lead.
+    """
+    lead = offset + _MARKED_LEAD.match(text).end()
+    if marker.start_char > lead:  # the marker trails: the line starts with its name
+        lead = offset + len(text) - len(text.lstrip(" \t*#-"))
+    first = [s for s in inside if s.start_char <= lead + 2]
     return [s for s in first if s.label_ in ("Hardware", "Platform")]
 
 
@@ -379,12 +386,26 @@ def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
     ]
 
 
+def _title_library(title_doc: Doc | None) -> Entity | None:
+    """The library a post's title is about: the one it names besides PyTorch, if only one."""
+    named = {_entity(s) for s in title_doc.spans["ptkg"] if s.label_ == "Library"} \
+        if title_doc is not None else set()
+    others = named - {Entity("Library", CORE_LIBRARY)} or named
+    return next(iter(others)) if len(others) == 1 else None
+
+
+def _release_library(release: Entity | None) -> Entity | None:
+    return Entity("Library", release.name.rpartition(" ")[0]) if release else None
+
+
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
-                    sections: dict[int, Section]) -> list[Fact]:
+                    sections: dict[int, Section], topic: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases.
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
-    (for SUPPORTS) the release the post is about.
+    (for SUPPORTS) the release the post is about. A subject that refers back ("it", "the
+    project") is that feature, else the library of the section's release, else the ``topic``
+    library of the post's title.
     """
     starts = [line.start for line in lines]
     facts = []
@@ -397,6 +418,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         if source is None and relation.type in ENDPOINTS and section.feature is not None \
                 and "Feature" in ENDPOINTS[relation.type][0]:
             source = section.feature
+        if source is None and relation.anaphor:
+            source = _release_library(section.release) or topic
         if source is None and relation.type == "SUPPORTS":
             source = section.release or subject
         elif source == Entity("Library", CORE_LIBRARY) and relation.type == "SUPPORTS":

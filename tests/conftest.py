@@ -91,3 +91,9 @@ def sample_results(sample_posts: dict[str, Post]) -> list:
 def blank_nlp() -> Language:
     """The pipeline with ptkg's rule components alone (no model weights)."""
     return load_nlp("blank")
+
+
+@pytest.fixture(scope="session")
+def english_nlp() -> Language:
+    """The pipeline with the English model: rules that read the parse need it."""
+    return load_nlp(MODEL)

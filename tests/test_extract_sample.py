@@ -57,6 +57,33 @@ def test_sample_graph_states_fact(sample_graph, source, type_, target, stability
     assert sample_graph.has_edge(node_id(*source), node_id(*target), key=type_)
 
 
+# Readings the sample's words do not support, each once read by an earlier rule.
+UNSTATED_FACTS = [
+    # "TorchElastic integration with Kubernetes (Experimental)": TorchElastic's, not the release's
+    (("Release", "PyTorch 1.5"), "SUPPORTS", ("Platform", "Kubernetes")),
+    # "Until now, PyTorch training on Mac only leveraged the CPU, but with ... v1.12 ..."
+    (("Release", "PyTorch 1.12"), "SUPPORTS", ("Hardware", "CPU")),
+    # "As part of PyTorch's goal to support scientific computing, ... the torch.fft module."
+    (("Feature", "torch.fft"), "PART_OF", ("Library", "PyTorch")),
+    # "CUDA features that are not supported by XLA devices"
+    (("Library", "XLA"), "SUPPORTS", ("Hardware", "CUDA")),
+    # "Based on PyTorch dispatch mechanism ..., it allows the users to extend c10::GeneratorImpl"
+    (("Feature", "c10::GeneratorImpl"), "BASED_ON", ("Feature", "Dispatcher")),
+]
+
+
+@pytest.mark.parametrize(("source", "type_", "target"), UNSTATED_FACTS,
+                         ids=[f"{s[1]}-{t}-{o[1]}" for s, t, o in UNSTATED_FACTS])
+def test_sample_graph_lacks_unstated_fact(sample_graph, source, type_, target):
+    assert not sample_graph.has_edge(node_id(*source), node_id(*target), key=type_)
+
+
+def test_sample_graph_anaphor_is_the_posts_library(sample_graph):
+    """ "Based on PyTorch dispatch mechanism ..., it allows ...": "it" is torchcsprng."""
+    assert sample_graph.has_edge(node_id("Library", "torchcsprng"),
+                                 node_id("Feature", "Dispatcher"), key="BASED_ON")
+
+
 def test_sample_graph_extracted_edges_carry_provenance(sample_graph):
     problems = []
     for u, v, key, data in extracted_edges(sample_graph):

@@ -107,6 +107,49 @@ def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     assert found == expected
 
 
+def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
+    """(type, source, target) of the relations read from ``text``; None: left implied."""
+    doc = nlp(mask_markup(text))
+    return {(r.type, r.source.id_ if r.source is not None else None, r.target.id_)
+            for r in doc._.ptkg_relations}
+
+
+@pytest.mark.parametrize(("text", "unwanted"), [
+    ("The native FSDP relies on CUDA features that are not supported by XLA devices.",
+     ("SUPPORTS", "XLA", "CUDA")),
+    ("Until now, PyTorch training on Mac only leveraged the CPU, but PyTorch 1.12 is here.",
+     ("SUPPORTS", "PyTorch", "CPU")),
+    ("As part of PyTorch's goal to support science, we are releasing the torch.fft module.",
+     ("PART_OF", None, "PyTorch")),
+    ("We use PyTorch's newly introduced CrossEntropyLoss label_smoothing parameter.",
+     ("BASED_ON", None, "PyTorch")),
+], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner"])
+def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
+    found = relations_found(blank_nlp, text)
+    assert unwanted not in found
+    assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
+
+
+def test_relation_finder_possessive_names_the_owned_feature(blank_nlp):
+    assert ("PART_OF", "CrossEntropyLoss", "PyTorch") in relations_found(
+        blank_nlp, "We tried PyTorch's newly introduced CrossEntropyLoss parameter.")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The torch.linalg module, modeled after NumPy's np.linalg module, brings NumPy-style "
+     "support for linear algebra.", {("BASED_ON", "torch.linalg", "np.linalg")}),
+    ("TorchElastic is now supported using vanilla Kubernetes and through the managed EKS "
+     "service.", {("SUPPORTS", "TorchElastic", "Kubernetes"),
+                  ("SUPPORTS", "TorchElastic", "Amazon EKS")}),
+    # "it" refers back: the source is left to the post (its section or its title's library)
+    ("Based on PyTorch dispatch mechanism, it allows the users to extend c10::GeneratorImpl.",
+     {("BASED_ON", None, "Dispatcher")}),
+], ids=["list-ends-at-clause", "list-with-preposition", "anaphor"])
+def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
+    found = {r for r in relations_found(english_nlp, text) if r[0] in ("BASED_ON", "SUPPORTS")}
+    assert found == expected
+
+
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
 
 
