@@ -15,6 +15,7 @@ Three factories, each a thin function over a class:
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,6 +137,7 @@ class EntityFinder:
         self.kinds: dict[str, str] = {}  # Hardware canonical name -> kind
         self.labels: dict[str, str] = {}  # canonical name -> label
         self._release: re.Pattern | None = None
+        self._device_backend: re.Pattern | None = None
 
     def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
                    patterns: Iterable[dict] | None = None) -> None:
@@ -145,6 +147,7 @@ class EntityFinder:
     def add_patterns(self, patterns: Iterable[dict]) -> None:
         self.patterns.extend(patterns)
         self._reset()
+        surfaces: dict[str, list[str]] = defaultdict(list)
         for record in self.patterns:
             label, pattern = record["label"], record["pattern"]
             canonical = record.get("id") or (pattern if isinstance(pattern, str) else
@@ -161,10 +164,14 @@ class EntityFinder:
                 self.tokens.add(key, [pattern])
                 surface = " ".join(str(t.get("ORTH", t.get("LOWER", ""))) for t in pattern)
             self.labels.setdefault(canonical, label)
+            surfaces[label].append(surface)
             if label == "Library":
                 self.library_names[surface.lower()] = canonical
             if label == "Hardware":
                 self.kinds[canonical] = record.get("kind", "device")
+        self._device_backend = re.compile(
+            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'])})\s+"
+            rf"(?:{_alternatives(surfaces['Hardware'])})\s+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
         self._release = re.compile(
@@ -174,7 +181,9 @@ class EntityFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc))
-        doc.spans["ptkg"] = _select(candidates)
+        chosen = _select(candidates)
+        doc.spans["ptkg"] = chosen
+        doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [
             span for m in STABILITY_MARKER.finditer(doc.text)
             if (span := _char_span(doc, m.start(), m.end(), STABILITY_WORDS[m.group(1).lower()]))
@@ -214,6 +223,8 @@ class EntityFinder:
             name = re.sub(r"[®™]", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
             yield self._candidate(doc, m, "api", "Hardware", name)
+        for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
+            yield self._candidate(doc, m, "api", "Feature", " ".join(m.group(0).split()))
         for m in _NAMED.finditer(text):
             name = m.group("name")
             if name.split()[0] in _NOT_NAMES:
@@ -245,6 +256,12 @@ def make_entity_finder(nlp: Language, name: str) -> EntityFinder:
     return EntityFinder(nlp, name)
 
 
+def _alternatives(surfaces: list[str]) -> str:
+    """A regex alternation of ``surfaces``, longest first (none: one that never matches)."""
+    ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
+    return "|".join(re.escape(s) for s in ordered) or "(?!)"
+
+
 def _short_version(version: str) -> str:
     """ "1.4.0" names the same release as "1.4"; "1.4.1" does not."""
     return re.sub(r"^(\d+\.\d+)\.0$", r"\1", version)
@@ -257,6 +274,17 @@ def _line_at(text: str, offset: int) -> str:
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:
     return doc.char_span(start, end, label=label, span_id=span_id, alignment_mode="expand")
+
+
+def _inner_devices(candidates: Iterable[tuple], chosen: list[Span]) -> list[Span]:
+    """Hardware and platforms named inside a chosen feature: GPU, Android in "Android GPU
+    backend"."""
+    features = [s for s in chosen if s.label_ == "Feature"]
+    inner = {(c.start, c.end, c.label_, c.id_): c for priority, c in candidates
+             if c is not None and c.label_ in ("Hardware", "Platform")
+             and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
+             and any(f.start <= c.start and c.end <= f.end for f in features)}
+    return [inner[key] for key in sorted(inner)]
 
 
 def _select(candidates: Iterable[tuple]) -> list[Span]:
@@ -307,14 +335,15 @@ class RelationFinder:
     def _read(self, rule: dict, trigger: Span, entities: list[Span]) -> Iterator[Relation]:
         sentence = trigger.sent
         inside = [e for e in entities if sentence.start <= e.start and e.end <= sentence.end]
-        sources = [e for e in inside if e.label_ in rule["source"]]
+        sources = [e for e in inside if e.label_ in rule["source"] and not _modifier(e, inside)]
         targets = [e for e in inside if e.label_ in rule["target"]]
         clause_end = _clause_end(trigger)
         lead = 0 if rule.get("target_adjacent") else rule.get("max_lead", MAX_LEAD)
         right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, entities)
         if "max_gap" in rule:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
-        left = [e for e in targets if e.end <= trigger.start]
+        left = [e for e in targets if e.end <= trigger.start
+                and (not rule.get("target_adjacent") or e.end == trigger.start)]
         chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
         if rule.get("targets_before"):  # "acknowledge X, Y and Z as influences"
             chosen = left
@@ -326,17 +355,10 @@ class RelationFinder:
             chosen = [e for e in chosen if e.end <= comma]
             rule = {**rule, "source_after": True}
             sources = [e for e in sources if e.start > comma]
+        clause = trigger.doc[clause_start:clause_end]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
-            anaphor = False
-            if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
-                found = [s for s in candidates if trigger.end <= s.start and s.end <= clause_end]
-            else:
-                subject = _subject(trigger, candidates) if rule.get("prefer_subject") else None
-                anaphor = subject is None and _anaphoric_subject(trigger.doc[clause_start:
-                                                                             sentence.end])
-                found = [subject or (None if anaphor or rule.get("subject_only") else
-                                     _nearest(trigger, candidates, rule.get("source_after")))]
+            found, anaphor = _sources(rule, trigger, candidates, clause)
             for source in found:
                 yield Relation(rule["label"], source, target, rule["id"], sentence,
                                rule.get("implied_source", True), anaphor)
@@ -388,7 +410,7 @@ def _clause_end(trigger: Span) -> int:
     return sentence.end
 
 
-MAX_LEAD = 8  # words a trigger's first target may stand after it: "support for the new X"
+MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
 _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
 _POSSESSIVE = re.compile(r"^(?:['’]s(?:\s+[a-z][\w-]*){0,2})?$")
@@ -410,7 +432,8 @@ def _listed(trigger: Span, targets: list[Span], lead: int, entities: list[Span])
         if chosen and not _glue(doc[chosen[-1].end:target.start]):
             break
         chosen.append(target)
-    return list(dict.fromkeys(_owned(target, targets, entities) for target in chosen))
+    owned = dict.fromkeys(_owned(target, targets, entities) for target in chosen)
+    return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
 
 
 def _glue(gap: Span) -> bool:
@@ -432,7 +455,7 @@ def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
     feature, not PyTorch.
     """
     after = next((e for e in entities if e.start >= target.end), None)
-    if after is None or after not in targets or target.label_ not in ("Library", "Feature"):
+    if after is None or {target.label_, after.label_} - {"Library", "Feature"}:
         return target
     return after if _POSSESSIVE.match(target.doc[target.end:after.start].text.strip()) else target
 
@@ -455,7 +478,40 @@ def _subject(trigger: Span, spans: list[Span]) -> Span | None:
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
 
+def _sources(rule: dict, trigger: Span, candidates: list[Span],
+             clause: Span) -> tuple[list[Span | None], bool]:
+    """The sources of a relation and whether the source refers back ("it", "the project").
+
+    None stands for a source the sentence leaves to the post (its section or release).
+    """
+    if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
+        return [s for s in candidates if trigger.end <= s.start and s.end <= clause.end], False
+    subject = _subject(trigger, candidates) if rule.get("prefer_subject") else None
+    if subject is not None:
+        return [subject], False
+    if _anaphoric_subject(clause) or (rule.get("refers_back") and not candidates):
+        return [None], True
+    if rule.get("subject_only"):
+        return [], False  # "engineers from NVIDIA helped": with whom is not said
+    source = _nearest(trigger, candidates, rule.get("source_after"))
+    if source is None and rule.get("not_for_people") and _personal_subject(clause):
+        return [], False  # "We use X": the authors do, not the post's feature
+    return [source], False
+
+
 _ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
+
+
+def _modifier(span: Span, entities: list[Span]) -> bool:
+    """Whether a name only modifies a common noun: "PyTorch training", "the PyTorch team"."""
+    root = span.root
+    return root.dep_ == "compound" and span.label_ == "Library" and not any(
+        e.start <= root.head.i < e.end for e in entities)
+
+
+def _personal_subject(clause: Span) -> bool:
+    subject = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject is not None and subject.lower_ in ("we", "you", "i", "they", "users")
 
 
 def _anaphoric_subject(clause: Span) -> bool:

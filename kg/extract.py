@@ -111,6 +111,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_section_facts(doc, lines, by_line, subject, sections))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
+    facts.extend(_devices_in_names(doc, spans))
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
     result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
@@ -268,9 +269,48 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         sections[line.start] = section
         if fact is not None:
             facts.append(fact)
+            facts.extend(_devices_in_heading_name(fact, by_line[line.start]))
         elif line.kind == "bullet" and section.release is not None:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
+        if fact is None and line.kind != "code" and section.release is not None:
+            facts.extend(_stated_stability(doc, line, by_line[line.start], section.release))
     return facts
+
+
+def _stated_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """Stability stated in prose: "Stable level async error/timeout handling was added",
+    "stable support for RPC based profiling", "our Android GPU backend prototype"."""
+    text = _text(doc)
+    facts = []
+    for m in _STATED_STABILITY.finditer(text, line.start, line.end):
+        if text[m.end():m.end() + 1] in ("(", ":"):
+            continue  # "support for semi-structured (2:4) sparsity": the name runs on
+        name = _NAME_STOP.sub("", " " + m.group("name")).strip()  # "Beta level for ...": none
+        named = [s for s in inside if m.start("name") <= s.start_char < m.start("name") + len(name)]
+        if not name or len(name.split()) > 5 or (named and named[0].label_ != "Feature"):
+            continue  # "Beta support for AMD GPUs" is support, not a feature
+        exact = named[0] if named and len(named[0].text) == len(name) else None
+        feature = _entity(exact) if exact is not None else Entity("Feature", name)
+        facts.append(_fact("INTRODUCES", release, feature, "introduces.stated_stability",
+                           doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
+                           STABILITY_WORDS[m.group(1).lower()]))
+    for span in inside:
+        trailing = _TRAILING_STABILITY.match(text, span.end_char)
+        if span.label_ == "Feature" and trailing:
+            facts.append(_fact("INTRODUCES", release, _entity(span), "introduces.stated_stability",
+                               span.sent, STABILITY_WORDS[trailing.group(1).lower()]))
+    return facts
+
+
+def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
+    """ "(Prototype) CUDA-support in RPC using TensorPipe": the feature supports CUDA."""
+    if fact.type != "INTRODUCES":
+        return []
+    words = set(re.findall(r"[\w.+/]+", fact.target.name))
+    return [replace(fact, type="SUPPORTS", source=fact.target, target=_entity(span),
+                    rule="supports.named_in_feature", stability=None)
+            for span in inside if span.label_ in ("Hardware", "Platform")
+            and set(re.findall(r"[\w.+/]+", span.text)) <= words]
 
 
 def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
@@ -333,6 +373,12 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     return Entity("Feature", name)
 
 
+_STATED_STABILITY = re.compile(
+    r"\b(stable|beta|prototype|experimental)\s+"
+    r"(?:level\s+(?:support\s+for\s+)?|support\s+for\s+)(?P<name>[^;:,.()]+)", re.I)
+_NAME_STOP = re.compile(
+    r"\s+(?:was|were|is|are|has|have|will|to|and|in|for|on|with|which|that|from)\b.*$", re.I)
+_TRAILING_STABILITY = re.compile(r"[ \t]+(prototype|beta)\b", re.I)  # "our X prototype"
 _DOCS_LIST = re.compile(r"\b(tutorials?|user guides?|recipes?|documentation)\s*:\s*$", re.I)
 _ADDED = re.compile(r"^\W*(?:added|adds|introduced|introduces|new)\s+(?:support\s+for\s+)?", re.I)
 _NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|tests?)\b", re.I)
@@ -373,6 +419,15 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
             facts.append(_fact("PART_OF", _entity(span), Entity("Library", library),
                                "part_of.named_after_library", span.sent))
     return facts
+
+
+def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
+    """A feature whose name names hardware or a platform ("Android GPU backend") supports it."""
+    features = [s for s in spans if s.label_ == "Feature"]
+    return [_fact("SUPPORTS", _entity(feature), _entity(device), "supports.named_in_feature",
+                  feature.sent)
+            for device in doc.spans.get("ptkg_inner", [])
+            for feature in features if feature.start <= device.start and device.end <= feature.end]
 
 
 def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:

@@ -271,7 +271,7 @@ def test_announcements_lists_every_announced_release(graph):
 
 def test_stability_counts_per_release(example_results):
     assert example_results["stability-counts"][1] == [
-        ["PyTorch 1.8", "Beta", 6], ["PyTorch 1.8", "Prototype", 6], ["PyTorch 1.8", "Stable", 1],
+        ["PyTorch 1.8", "Beta", 6], ["PyTorch 1.8", "Prototype", 7], ["PyTorch 1.8", "Stable", 3],
         ["PyTorch 1.8", "unstated", 1]]
 
 

@@ -150,6 +150,37 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     assert found == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("TensorPipe will automatically leverage NVLink when available.",
+     ("SUPPORTS", "TensorPipe", "NVLink")),
+    ("The native PyTorch FSDP is built upon separate CUDA streams.",
+     ("SUPPORTS", "FSDP", "CUDA")),
+    ("The project began when teams from Facebook and Google came together.",
+     ("DEVELOPED_BY", None, "Google")),
+    ("You can try it for free with Google Colab.", ("SUPPORTS", None, "Google Colab")),
+    ("Fixed an issue related to the SentencePiece dependency in conda package.",
+     ("BASED_ON", None, "SentencePiece")),
+    ("PyTorch had two generator implementations: Mersenne Twister for CPU and Philox for CUDA.",
+     ("PART_OF", "Mersenne Twister", "PyTorch")),
+], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
+        "implementations-listed"])
+def test_relation_finder_reads_rule(english_nlp, text, expected):
+    assert expected in relations_found(english_nlp, text)
+
+
+def test_relation_finder_anaphor_flag(english_nlp):
+    """ "it" and "the project" leave the source to the post, marked as referring back."""
+    doc = english_nlp("The project began when teams from Facebook and Google came together.")
+    assert {r.anaphor for r in doc._.ptkg_relations if r.type == "DEVELOPED_BY"} == {True}
+
+
+def test_entity_finder_device_backend_is_feature(blank_nlp):
+    doc = blank_nlp("We also revamped our Android GPU backend prototype.")
+    assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == [("Android GPU backend", "Feature")]
+    assert [(s.text, s.label_) for s in doc.spans["ptkg_inner"]] == [
+        ("Android", "Platform"), ("GPU", "Hardware")]
+
+
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
 
 
