@@ -25,7 +25,7 @@ import srsly
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
 from spacy.schemas import validate_token_pattern
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 PATTERNS_DIR = Path(__file__).parent / "patterns"
 ENTITY_PATTERNS = PATTERNS_DIR / "entities.jsonl"
@@ -323,9 +323,13 @@ class RelationFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("ptkg", []))
+        starts, ends = {e.start for e in entities}, {e.end for e in entities}
         found = []
         for match_id, start, end in self.matcher(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
+            if rule.get("target_adjacent") and end not in starts and not (
+                    rule.get("target_may_precede") and start in ends):
+                continue  # the common case of "in", "of": no name next to the trigger
             if _states(rule, doc[start:end]):
                 found.extend(self._read(rule, doc[start:end], entities))
         found.extend(_compounds(doc, entities))
@@ -445,7 +449,7 @@ def _glue(gap: Span) -> bool:
     other = [t for t in words if t.lower_ not in _LIST_GLUE]
     return not other or (len(other) <= 3 and any(t.lower_ in _CONJUNCTIONS for t in words)
                          and not any(t.pos_ in ("VERB", "AUX") and t.dep_ != "amod"
-                                     and t.lower_ not in _CONJUNCTIONS for t in other))
+                                     for t in other))
 
 
 def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
@@ -499,9 +503,6 @@ def _sources(rule: dict, trigger: Span, candidates: list[Span],
     return [source], False
 
 
-_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
-
-
 def _modifier(span: Span, entities: list[Span]) -> bool:
     """Whether a name only modifies a common noun: "PyTorch training", "the PyTorch team"."""
     root = span.root
@@ -509,14 +510,22 @@ def _modifier(span: Span, entities: list[Span]) -> bool:
         e.start <= root.head.i < e.end for e in entities)
 
 
+_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
+_PEOPLE = {"we", "you", "i", "they", "users"}
+
+
+def _first_subject(clause: Span) -> Token | None:
+    return next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+
+
 def _personal_subject(clause: Span) -> bool:
-    subject = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
-    return subject is not None and subject.lower_ in ("we", "you", "i", "they", "users")
+    subject = _first_subject(clause)
+    return subject is not None and subject.lower_ in _PEOPLE
 
 
 def _anaphoric_subject(clause: Span) -> bool:
     """Whether the clause's first subject refers back: "it", "this feature", "the project"."""
-    subject = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+    subject = _first_subject(clause)
     if subject is None:
         return False
     lefts = [t.lower_ for t in subject.lefts]
