@@ -66,6 +66,7 @@ _HARDWARE_PRODUCT = re.compile(
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b")
 _DATASET = re.compile(r"\bdatasets?\b", re.I)
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-z]{3,}\b")
 _WORD = re.compile(r"\W+")
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
               "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
@@ -215,7 +216,8 @@ class EntityFinder:
             name = self.library_names.get(m.group(0).lower(), m.group(0))
             yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
         for m in _CAMEL.finditer(text):
-            if m.group(0) not in _NOT_FEATURES and not _DATASET.search(_line_at(text, m.start())):
+            if m.group(0) not in _NOT_FEATURES and not _DATASET.search(
+                    _list_context(text, m.start())):
                 yield self._candidate(doc, m, "named", "Feature", m.group(0))
         for m in _DOTTED_API.finditer(text):
             yield self._candidate(doc, m, "api", "Feature", m.group(0))
@@ -270,6 +272,21 @@ def _short_version(version: str) -> str:
 def _line_at(text: str, offset: int) -> str:
     """The line of ``text`` that holds ``offset``."""
     return text[text.rfind("\n", 0, offset) + 1:text.find("\n", offset) % (len(text) + 1)]
+
+
+def _list_context(text: str, offset: int, limit: int = 30) -> str:
+    """The line that holds ``offset`` and, for a list item of names only, the lines up to the
+    one that introduces the list ("The text datasets listed below ...:" above "* PennTreebank").
+    """
+    start = text.rfind("\n", 0, offset) + 1
+    lines = [_line_at(text, offset)]
+    if _LOWER_WORD.search(lines[0].rpartition(":")[2]):
+        return lines[0]  # "* Added aligned flag to RoIAlign": a sentence, not a list of names
+    while start > 0 and len(lines) < limit and (lines[-1][:1].isspace() or not lines[-1]):
+        end = start - 1
+        start = text.rfind("\n", 0, end) + 1
+        lines.append(text[start:end])
+    return "\n".join(lines)
 
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:

@@ -174,6 +174,17 @@ def test_relation_finder_anaphor_flag(english_nlp):
     assert {r.anaphor for r in doc._.ptkg_relations if r.type == "DEVELOPED_BY"} == {True}
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The text datasets listed below have been updated:\n"
+     "* **Language modeling:** WikiText2, PennTreebank\n* YelpReviewFull\n", set()),
+    ("The release includes updates to datasets and models. Highlights include:\n"
+     "* Added aligned flag to RoIAlign to match Detectron2.\n", {"RoIAlign"}),
+], ids=["list-of-datasets", "sentence-under-a-datasets-intro"])
+def test_entity_finder_camel_case_datasets(blank_nlp, text, expected):
+    assert {name for _, label, name in entities(blank_nlp, text)
+            if label == "Feature"} == expected
+
+
 def test_entity_finder_device_backend_is_feature(blank_nlp):
     doc = blank_nlp("We also revamped our Android GPU backend prototype.")
     assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == [("Android GPU backend", "Feature")]
