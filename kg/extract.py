@@ -92,6 +92,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     ``title_doc`` and ``author_doc`` are the title and author run through the entity finder:
     what they name is mentioned by the post too (offsets -1: not in the text).
     """
+    _own_bare_releases(doc, lines)
     spans = list(doc.spans["ptkg"])
     result = PostFacts(post.url, post.title, post.date, post.author)
     in_text = [(s, s.text and post.text[s.start_char:s.end_char], s.start_char, s.end_char)
@@ -115,6 +116,35 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
     result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
     return result
+
+
+def _own_bare_releases(doc: Doc, lines: list[Line]) -> None:
+    """A bare version in a library's release section is that library's release.
+
+    "Starting in 0.8.0, TorchAudio uses CMake" under "TorchAudio 0.8.0" is torchaudio 0.8;
+    the entity finder, which sees no sections, read "PyTorch 0.8".
+    """
+    spans = list(doc.spans["ptkg"])
+    by_line = _group_by_line(lines, spans)
+    headings = dict(_release_headings(lines, by_line, _text(doc)))
+    library, owned = None, {}
+    for line in lines:
+        if line in headings:
+            library = headings[line].id_.rpartition(" ")[0]
+        if library in (None, CORE_LIBRARY):
+            continue
+        for span in by_line[line.start]:
+            if span.label_ == "Release" and _BARE_VERSION.match(span.text):
+                owned[span] = Span(doc, span.start, span.end, label="Release",
+                                   span_id=f"{library} {span.id_.rpartition(' ')[2]}")
+    if owned:
+        doc.spans["ptkg"] = [owned.get(span, span) for span in spans]
+        doc._.ptkg_relations = [
+            replace(r, source=owned.get(r.source, r.source), target=owned.get(r.target, r.target))
+            for r in doc._.ptkg_relations or []]
+
+
+_BARE_VERSION = re.compile(r"(?:the\s+(?:upcoming\s+)?)?v?\d", re.I)
 
 
 def _with_post_text(fact: Fact, text: str) -> Fact:
@@ -232,7 +262,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             in_docs = True
         marker = next(iter(markers[line.start]), None)
         fact = None
-        if marker is not None and release is not None and line.kind != "code" and not in_docs:
+        if marker is not None and release is not None and line.kind != "code" and not in_docs \
+                and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
             fact = _marked_line_fact(doc, line, marker, inside, release)
             if fact is not None and fact.type == "INTRODUCES":
                 feature = fact.target

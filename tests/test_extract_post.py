@@ -1,0 +1,68 @@
+"""Post-level readings of ``ptkg.extract`` on small posts, through the rule components alone.
+
+Each post is a few lines written the way release posts are; ``run_extraction`` with the blank
+model runs the same code as a build, without the English model's parse.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ptkg.extract import Entity
+from ptkg.pipeline import run_extraction
+from ptkg.records import Post
+
+BLOG = "https://pytorch.org/blog/"
+
+
+def facts_of(text: str, title: str = "New library releases") -> set[tuple]:
+    """(type, source, target, stability) read from one post."""
+    [result] = run_extraction([Post(BLOG + "p/", text, title)], model="blank", jobs=1)
+    return {(f.type, f.source.name, f.target.name, f.stability) for f in result.facts}
+
+
+def mentioned(text: str) -> set[Entity]:
+    [result] = run_extraction([Post(BLOG + "p/", text, "Title")], model="blank", jobs=1)
+    return {m.entity for m in result.mentions}
+
+
+def test_bare_version_in_library_section_is_that_librarys_release():
+    text = ("# TorchAudio 0.8.0\n"
+            "Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.\n")
+    assert Entity("Release", "torchaudio 0.8") in mentioned(text)
+    assert Entity("Release", "PyTorch 0.8") not in mentioned(text)
+
+
+def test_marked_release_heading_is_no_feature():
+    text = ("PyTorch 1.8 is released with updated libraries.\n"
+            "# [Stable] TorchCSPRNG 0.2.0\n"
+            "This release includes a new API for encryption.\n")
+    assert not {f for f in facts_of(text) if f[0] == "INTRODUCES"}
+
+
+@pytest.mark.parametrize(("line", "feature", "stability"), [
+    ("Concretely, Stable level async error/timeout handling was added to improve reliability.",
+     "async error/timeout handling", "Stable"),
+    ("We have added stable support for RPC based profiling.", "RPC based profiling", "Stable"),
+    ("The release brings beta level support for complex tensors in autograd.",
+     "complex tensors", "Beta"),
+], ids=["level", "support-for", "level-support-for"])
+def test_stability_stated_in_prose(line, feature, stability):
+    text = f"PyTorch 1.8 is released today.\n{line}\n"
+    assert ("INTRODUCES", "PyTorch 1.8", feature, stability) in facts_of(text, "PyTorch 1.8")
+
+
+@pytest.mark.parametrize("line", [
+    "It is pushed to Beta level for broader adoption.",
+    "It includes prototype support for semi-structured (2:4) sparsity on GPUs.",
+], ids=["no-name", "name-runs-on"])
+def test_stability_in_prose_needs_a_whole_name(line):
+    text = f"PyTorch 2.1 is released today.\n{line}\n"
+    assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
+
+
+def test_feature_heading_naming_hardware_supports_it():
+    text = ("PyTorch 1.8 is released today.\n"
+            "(Prototype) CUDA-support in RPC using TensorPipe - This feature is fast.\n")
+    assert ("SUPPORTS", "CUDA-support in RPC using TensorPipe", "CUDA", None) in facts_of(
+        text, "PyTorch 1.8")
