@@ -484,11 +484,13 @@ def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
 def _opens_sentence(trigger: Span) -> bool:
     """Whether the trigger stands in the sentence's opening phrase.
 
-    "Based on X, Y ..." or "Through the joint collaboration of A and B, X ...".
+    "Based on X, Y ...", "Heavily inspired by X, Y ..." or "Through the joint collaboration
+    of A and B, X ...".
     """
     lead = [t for t in trigger.doc[trigger.sent.start:trigger.start]
             if not (t.is_punct or t.is_space)]
-    return not lead or (len(lead) <= 3 and lead[0].lower_ in _OPENING_WORDS)
+    return not lead or (len(lead) <= 3 and lead[0].lower_ in _OPENING_WORDS) or all(
+        t.pos_ == "ADV" for t in lead)
 
 
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
@@ -507,6 +509,9 @@ def _sources(rule: dict, trigger: Span, candidates: list[Span],
     """
     if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
         return [s for s in candidates if trigger.end <= s.start and s.end <= clause.end], False
+    within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
+    if rule.get("source_within") and within:  # "upstreamed torch.compile into PyTorch/XLA"
+        return within[-1:], False
     subject = _subject(trigger, candidates) if rule.get("prefer_subject") else None
     if subject is not None:
         return [subject], False

@@ -162,8 +162,14 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("BASED_ON", None, "SentencePiece")),
     ("PyTorch had two generator implementations: Mersenne Twister for CPU and Philox for CUDA.",
      ("PART_OF", "Mersenne Twister", "PyTorch")),
+    ("We are excited to announce TorchRec, a PyTorch domain library for RecSys.",
+     ("BASED_ON", "TorchRec", "PyTorch")),
+    ("Heavily inspired by Google JAX, functorch is a library of function transforms.",
+     ("BASED_ON", "functorch", "JAX")),
+    ("The team has upstreamed torch.compile support for it into PyTorch/XLA.",
+     ("PART_OF", "torch.compile", "PyTorch/XLA")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
-        "implementations-listed"])
+        "implementations-listed", "apposition", "adverb-opening", "into"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
