@@ -66,3 +66,11 @@ def test_feature_heading_naming_hardware_supports_it():
             "(Prototype) CUDA-support in RPC using TensorPipe - This feature is fast.\n")
     assert ("SUPPORTS", "CUDA-support in RPC using TensorPipe", "CUDA", None) in facts_of(
         text, "PyTorch 1.8")
+
+
+def test_in_library_states_its_own_source_only():
+    """ "news from PyTorch" under a feature's heading does not make the feature PyTorch's."""
+    text = ("PyTorch 1.9 is released today.\n"
+            "(Beta) DDP static graph\n"
+            "To get the latest news from PyTorch, follow us on Twitter.\n")
+    assert not {f for f in facts_of(text, "PyTorch 1.9") if f[0] == "PART_OF"}

@@ -104,6 +104,8 @@ UNSTATED_FACTS = [
     (("Release", "PyTorch 1.12"), "SUPPORTS", ("Hardware", "CPU")),
     # "As part of PyTorch's goal to support scientific computing, ... the torch.fft module."
     (("Feature", "torch.fft"), "PART_OF", ("Library", "PyTorch")),
+    # "this feature adds support for it in NCCL process groups": "it" is NCCL's send/recv API
+    (("Feature", "Process Group NCCL Send/Recv"), "PART_OF", ("Library", "NCCL")),
     # "CUDA features that are not supported by XLA devices"
     (("Library", "XLA"), "SUPPORTS", ("Hardware", "CUDA")),
     # "Based on PyTorch dispatch mechanism ..., it allows the users to extend c10::GeneratorImpl"
