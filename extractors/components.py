@@ -6,8 +6,9 @@ Three factories, each a thin function over a class:
 - ``ptkg_entities``: the alias pack (``patterns/entities.jsonl``, the EntityRuler format with the
   canonical name as ``id``) plus rules that generalize: releases ("PyTorch v1.12", "the 1.12
   release"), ``torch.*`` API names, ``torch*`` library names, "<Name> library/backend".
-  Writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name) and
-  ``doc.spans["ptkg_stability"]`` (label = Stable, Beta or Prototype).
+  Writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name),
+  ``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's name holds: "Android GPU
+  backend") and ``doc.spans["ptkg_stability"]`` (label = Stable, Beta or Prototype).
 - ``ptkg_relations``: trigger patterns (``patterns/relations.jsonl``) between entities of one
   sentence. Writes ``doc._.ptkg_relations``: ``Relation`` records naming the rule that fired.
 """
@@ -66,7 +67,7 @@ _HARDWARE_PRODUCT = re.compile(
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b")
 _DATASET = re.compile(r"\bdatasets?\b", re.I)
-_LOWER_WORD = re.compile(r"(?<![\w-])[a-z]{3,}\b")
+_LOWER_WORD = re.compile(r"(?<![\w-])(?!and\b)[a-z]{3,}\b")  # a word of a sentence
 _WORD = re.compile(r"\W+")
 _NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
               "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
@@ -171,8 +172,8 @@ class EntityFinder:
             if label == "Hardware":
                 self.kinds[canonical] = record.get("kind", "device")
         self._device_backend = re.compile(
-            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'])})\s+"
-            rf"(?:{_alternatives(surfaces['Hardware'])})\s+back[- ]?end\b", re.I)
+            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'])})[ \t]+"
+            rf"(?:{_alternatives(surfaces['Hardware'])})[ \t]+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
         self._release = re.compile(
@@ -275,8 +276,10 @@ def _line_at(text: str, offset: int) -> str:
 
 
 def _list_context(text: str, offset: int, limit: int = 30) -> str:
-    """The line that holds ``offset`` and, for a list item of names only, the lines up to the
-    one that introduces the list ("The text datasets listed below ...:" above "* PennTreebank").
+    """The line that holds ``offset``, and the lines up to its list's introduction.
+
+    For a list item of names only: "The text datasets listed below ...:" above "* PennTreebank".
+    List items start with spaces: ``mask_markup`` blanked their bullets.
     """
     start = text.rfind("\n", 0, offset) + 1
     lines = [_line_at(text, offset)]
@@ -294,14 +297,12 @@ def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") ->
 
 
 def _inner_devices(candidates: Iterable[tuple], chosen: list[Span]) -> list[Span]:
-    """Hardware and platforms named inside a chosen feature: GPU, Android in "Android GPU
-    backend"."""
+    """Hardware and platforms named inside a chosen feature ("Android GPU backend")."""
     features = [s for s in chosen if s.label_ == "Feature"]
-    inner = {(c.start, c.end, c.label_, c.id_): c for priority, c in candidates
-             if c is not None and c.label_ in ("Hardware", "Platform")
-             and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
-             and any(f.start <= c.start and c.end <= f.end for f in features)}
-    return [inner[key] for key in sorted(inner)]
+    return _select((priority, c) for priority, c in candidates
+                   if c is not None and c.label_ in ("Hardware", "Platform")
+                   and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
+                   and any(f.start <= c.start and c.end <= f.end for f in features))
 
 
 def _select(candidates: Iterable[tuple]) -> list[Span]:
@@ -414,7 +415,7 @@ def _states(rule: dict, trigger: Span) -> bool:
     if trigger.start > sentence.start and \
             doc[trigger.start - 1].lower_ in rule.get("not_after", ()):
         return False
-    clause_start = max([sentence.start] + [t.i for t in doc[sentence.start:trigger.start]
+    clause_start = max([sentence.start] + [t.i + 1 for t in doc[sentence.start:trigger.start]
                                            if t.lower_ in _CLAUSE_BREAKS])
     return not _PAST_LEAD.match(doc[clause_start:trigger.start].text)
 
@@ -434,7 +435,6 @@ def _clause_end(trigger: Span) -> int:
 MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
 _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
-_POSSESSIVE = re.compile(r"^(?:['’]s(?:\s+[a-z][\w-]*){0,2})?$")
 
 
 def _listed(trigger: Span, targets: list[Span], lead: int, entities: list[Span]) -> list[Span]:
@@ -478,7 +478,24 @@ def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
     after = next((e for e in entities if e.start >= target.end), None)
     if after is None or {target.label_, after.label_} - {"Library", "Feature"}:
         return target
-    return after if _POSSESSIVE.match(target.doc[target.end:after.start].text.strip()) else target
+    return after if _owner_of(target, after) else target
+
+
+def _owner_of(owner: Span, owned: Span) -> bool:
+    """Whether ``owner`` names what ``owned`` belongs to: "PyTorch/XLA FSDP", "PyTorch's new X".
+
+    Only modifiers may stand between them, on one line: not "Meta's engineers adopted X".
+    """
+    gap = owner.doc[owner.end:owned.start]
+    words = [t for t in gap if not t.is_space]
+    if "\n" in gap.text or len(words) > 3:
+        return False
+    if words and words[0].text in ("'s", "’s"):
+        words = words[1:]
+    elif words:
+        return False
+    return all(t.pos_ in ("ADJ", "ADV", "") or (t.pos_ == "VERB" and t.dep_ == "amod")
+               for t in words) and all(t.is_lower for t in words)
 
 
 def _opens_sentence(trigger: Span) -> bool:
@@ -496,7 +513,7 @@ def _opens_sentence(trigger: Span) -> bool:
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
 
 
-def _subject(trigger: Span, spans: list[Span]) -> Span | None:
+def _subject(spans: list[Span]) -> Span | None:
     """The candidate the parser made a subject of the sentence, if any."""
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
@@ -512,10 +529,10 @@ def _sources(rule: dict, trigger: Span, candidates: list[Span],
     within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
     if rule.get("source_within") and within:  # "upstreamed torch.compile into PyTorch/XLA"
         return within[-1:], False
-    subject = _subject(trigger, candidates) if rule.get("prefer_subject") else None
+    subject = _subject(candidates) if rule.get("prefer_subject") else None
     if subject is not None:
         return [subject], False
-    if _anaphoric_subject(clause) or (rule.get("refers_back") and not candidates):
+    if _refers_back(clause, trigger, candidates) or (rule.get("refers_back") and not candidates):
         return [None], True
     if rule.get("subject_only"):
         return [], False  # "engineers from NVIDIA helped": with whom is not said
@@ -545,10 +562,15 @@ def _personal_subject(clause: Span) -> bool:
     return subject is not None and subject.lower_ in _PEOPLE
 
 
-def _anaphoric_subject(clause: Span) -> bool:
-    """Whether the clause's first subject refers back: "it", "this feature", "the project"."""
+def _refers_back(clause: Span, trigger: Span, candidates: list[Span]) -> bool:
+    """Whether the source is the clause's subject "it", "this feature" or "the project".
+
+    Not when a name stands between that subject and the trigger: in "It brings TorchData,
+    which is built on TorchVision", TorchData is built on TorchVision.
+    """
     subject = _first_subject(clause)
-    if subject is None:
+    if subject is None or any(subject.i < s.start and s.end <= trigger.start
+                              for s in candidates):
         return False
     lefts = [t.lower_ for t in subject.lefts]
     return subject.lower_ == "it" or (subject.lower_ in _ANAPHOR_NOUNS
@@ -574,7 +596,7 @@ def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it.
     """
     for left, right in zip(entities, entities[1:], strict=False):
-        if not _POSSESSIVE.match(doc[left.end:right.start].text.strip()):
+        if not _owner_of(left, right):
             continue
         if left.label_ == "Library" and right.label_ == "Feature":
             yield Relation("PART_OF", right, left, "part_of.compound", left.sent)

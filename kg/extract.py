@@ -133,8 +133,11 @@ def _own_bare_releases(doc: Doc, lines: list[Line]) -> None:
             library = headings[line].id_.rpartition(" ")[0]
         if library in (None, CORE_LIBRARY):
             continue
-        for span in by_line[line.start]:
-            if span.label_ == "Release" and _BARE_VERSION.match(span.text):
+        core = {s.sent.start for s in by_line[line.start] if s.label_ == "Release"
+                and s.id_.startswith(CORE_LIBRARY + " ") and not _BARE_VERSION.match(s.text)}
+        for span in by_line[line.start]:  # not in "Starting in 1.8, it requires PyTorch 1.8"
+            if span.label_ == "Release" and _BARE_VERSION.match(span.text) \
+                    and span.sent.start not in core:
                 owned[span] = Span(doc, span.start, span.end, label="Release",
                                    span_id=f"{library} {span.id_.rpartition(' ')[2]}")
     if owned:
@@ -304,13 +307,13 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         elif line.kind == "bullet" and section.release is not None:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
-            facts.extend(_stated_stability(doc, line, by_line[line.start], section.release))
+            facts.extend(_prose_stability(doc, line, by_line[line.start], section.release))
+            facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
     return facts
 
 
-def _stated_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
-    """Stability stated in prose: "Stable level async error/timeout handling was added",
-    "stable support for RPC based profiling", "our Android GPU backend prototype"."""
+def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """Stability stated in prose: "Stable level async error/timeout handling was added"."""
     text = _text(doc)
     facts = []
     for m in _STATED_STABILITY.finditer(text, line.start, line.end):
@@ -325,12 +328,15 @@ def _stated_stability(doc: Doc, line: Line, inside: list[Span], release: Entity)
         facts.append(_fact("INTRODUCES", release, feature, "introduces.stated_stability",
                            doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
                            STABILITY_WORDS[m.group(1).lower()]))
-    for span in inside:
-        trailing = _TRAILING_STABILITY.match(text, span.end_char)
-        if span.label_ == "Feature" and trailing:
-            facts.append(_fact("INTRODUCES", release, _entity(span), "introduces.stated_stability",
-                               span.sent, STABILITY_WORDS[trailing.group(1).lower()]))
     return facts
+
+
+def _trailing_stability(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
+    """A stability word after a feature's name: "our Android GPU backend prototype"."""
+    return [_fact("INTRODUCES", release, _entity(span), "introduces.stated_stability", span.sent,
+                  STABILITY_WORDS[trailing.group(1).lower()])
+            for span in inside if span.label_ == "Feature"
+            and (trailing := _TRAILING_STABILITY.match(_text(doc), span.end_char))]
 
 
 def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
@@ -406,7 +412,8 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
 
 _STATED_STABILITY = re.compile(
     r"\b(stable|beta|prototype|experimental)\s+"
-    r"(?:level\s+(?:support\s+for\s+)?|support\s+for\s+)(?P<name>[^;:,.()]+)", re.I)
+    r"(?:level\s+(?:support\s+for\s+)?|support\s+for\s+)(?P<name>(?:[^;:,.()]|\.(?=\w))+)",
+    re.I)
 _NAME_STOP = re.compile(
     r"\s+(?:was|were|is|are|has|have|will|to|and|in|for|on|with|which|that|from)\b.*$", re.I)
 _TRAILING_STABILITY = re.compile(r"[ \t]+(prototype|beta)\b", re.I)  # "our X prototype"
@@ -433,7 +440,7 @@ def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) 
     A trailing marker ("TorchElastic integration with Kubernetes (Experimental)") does not
     make what follows the heading's first name a lead.
     """
-    lead = offset + _MARKED_LEAD.match(text).end()
+    lead = offset + _MARKED_LEAD.match(text, _HEADING_LEAD.match(text).end()).end()
     if marker.start_char > lead:  # the marker trails: the line starts with its name
         lead = offset + len(text) - len(text.lstrip(" \t*#-"))
     first = [s for s in inside if s.start_char <= lead + 2]

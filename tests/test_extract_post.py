@@ -27,10 +27,16 @@ def mentioned(text: str) -> set[Entity]:
 
 
 def test_bare_version_in_library_section_is_that_librarys_release():
-    text = ("# TorchAudio 0.8.0\n"
-            "Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.\n")
-    assert Entity("Release", "torchaudio 0.8") in mentioned(text)
-    assert Entity("Release", "PyTorch 0.8") not in mentioned(text)
+    found = mentioned("# TorchAudio 0.8.0\n"
+                      "Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.\n")
+    assert Entity("Release", "torchaudio 0.8") in found
+    assert Entity("Release", "PyTorch 0.8") not in found
+
+
+def test_bare_version_beside_a_core_release_stays_pytorchs():
+    found = mentioned("# TorchVision 0.9.0\n"
+                      "Starting in 1.8, torchvision requires PyTorch 1.8 or later.\n")
+    assert Entity("Release", "torchvision 1.8") not in found
 
 
 def test_marked_release_heading_is_no_feature():
@@ -46,7 +52,8 @@ def test_marked_release_heading_is_no_feature():
     ("We have added stable support for RPC based profiling.", "RPC based profiling", "Stable"),
     ("The release brings beta level support for complex tensors in autograd.",
      "complex tensors", "Beta"),
-], ids=["level", "support-for", "level-support-for"])
+    ("It adds beta support for torch.fx graph capture.", "torch.fx graph capture", "Beta"),
+], ids=["level", "support-for", "level-support-for", "dotted-name"])
 def test_stability_stated_in_prose(line, feature, stability):
     text = f"PyTorch 1.8 is released today.\n{line}\n"
     assert ("INTRODUCES", "PyTorch 1.8", feature, stability) in facts_of(text, "PyTorch 1.8")
@@ -74,3 +81,11 @@ def test_in_library_states_its_own_source_only():
             "(Beta) DDP static graph\n"
             "To get the latest news from PyTorch, follow us on Twitter.\n")
     assert not {f for f in facts_of(text, "PyTorch 1.9") if f[0] == "PART_OF"}
+
+
+@pytest.mark.parametrize("heading", ["[Beta] AMD GPU Binaries Now Available",
+                                     "1. [Beta] AMD GPU Binaries Now Available"],
+                         ids=["plain", "numbered"])
+def test_marked_heading_leading_hardware_is_support(heading):
+    text = f"PyTorch 1.8 is released today.\n## {heading}\n"
+    assert ("SUPPORTS", "PyTorch 1.8", "AMD GPU", None) in facts_of(text, "PyTorch 1.8")

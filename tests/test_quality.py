@@ -44,10 +44,18 @@ def release_posts_graph(corpus_dir, releases_gold) -> nx.MultiDiGraph:
     return build_graph(run_extraction(posts, model="en_core_web_sm"))
 
 
+# Stated stabilities of the release gold that ptkg misses: "an official prototype feature"
+# said of the M1 binaries in prose, and functorch 0.2's feature, which ptkg credits to 1.12.
+MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries"),
+                      ("functorch 0.2", "functorch.experimental.functionalize")}
+
+
 def test_release_posts_meet_the_introduces_goal(release_posts_graph, releases_gold):
     """Issue 5: release -> feature F1 >= 0.95 with every stated stability right when found."""
     report = evaluate(release_posts_graph, releases_gold)
     assert report.relations["INTRODUCES"].f1 >= 0.95
     assert report.stability_correct == report.stability_found
-    assert report.stability_found >= report.stability_total - 2  # two features not found
+    stated = {str(r): (r[1][1], r[2][1]) for r, stability in releases_gold.relations.items()
+              if r[0] == "INTRODUCES" and stability}
+    assert {stated[m] for m in report.missed if m in stated} == MISSED_STABILITIES
 
