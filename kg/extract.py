@@ -219,7 +219,39 @@ def _announced(post: Post, doc: Doc, lines: list[Line], by_line: dict[int, list[
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
                            evidence))
+    for release, _ in _library_announcements(lines, by_line, _text(doc)).values():
+        facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.library_section",
+                           release.sent))
     return facts
+
+
+def _library_announcements(lines: list[Line], by_line: dict[int, list[Span]],
+                           doc_text: str) -> dict[Line, tuple[Span, int]]:
+    """Releases announced under a heading that is their library's name, with its depth.
+
+    "### functorch" then "We're excited to announce functorch 0.2.0": the section is
+    functorch 0.2's until a heading as high as "### functorch".
+    """
+    found, library = {}, None
+    for line in lines:
+        inside = by_line[line.start]
+        text = doc_text[line.start:line.end]
+        if line.kind == "heading":
+            library = None
+            if len(inside) == 1 and inside[0].label_ == "Library" and \
+                    inside[0].text == text.strip():
+                library = (inside[0].id_, _depth(text))
+        elif library is not None and _ANNOUNCE.search(text):
+            release = next((s for s in inside if s.label_ == "Release"
+                            and s.id_.rpartition(" ")[0] == library[0]), None)
+            if release is not None:
+                found[line], library = (release, library[1]), None
+    return found
+
+
+def _depth(heading: str) -> int:
+    """How deep a heading sits: its masked "#" marks are leading spaces."""
+    return len(heading) - len(heading.lstrip(" "))
 
 
 def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
@@ -252,12 +284,19 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     """
     markers = _group_by_line(lines, doc.spans["ptkg_stability"])
     section_releases = dict(_release_headings(lines, by_line, _text(doc)))
+    announced = _library_announcements(lines, by_line, _text(doc))
     release, feature, in_docs = subject, None, False
+    outer: tuple[Entity | None, int] | None = None  # where a library's announced section ends
     for line in lines:
         inside = by_line[line.start]
-        if line in section_releases:
-            release, feature = _entity(section_releases[line]), None
         text = _text(doc)[line.start:line.end]
+        if outer is not None and line.kind == "heading" and _depth(text) <= outer[1]:
+            release, feature, outer = outer[0], None, None
+        if line in section_releases:
+            release, feature, outer = _entity(section_releases[line]), None, None
+        elif line in announced:
+            outer = (release, announced[line][1])
+            release, feature = _entity(announced[line][0]), None
         if line.kind == "heading" and line not in section_releases:
             feature = _named_heading(text, inside, line)  # "PyTorch Mobile": its section
         in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
@@ -415,7 +454,8 @@ _STATED_STABILITY = re.compile(
     r"(?:level\s+(?:support\s+for\s+)?|support\s+for\s+)(?P<name>(?:[^;:,.()]|\.(?=\w))+)",
     re.I)
 _NAME_STOP = re.compile(
-    r"\s+(?:was|were|is|are|has|have|will|to|and|in|for|on|with|which|that|from)\b.*$", re.I)
+    r"\s+(?:was|were|is|are|has|have|will|to|and|in|for|on|with|which|that|from|including|such|"
+    r"via|using)\b.*$", re.I)
 _TRAILING_STABILITY = re.compile(r"[ \t]+(prototype|beta)\b", re.I)  # "our X prototype"
 _DOCS_LIST = re.compile(r"\b(tutorials?|user guides?|recipes?|documentation)\s*:\s*$", re.I)
 _ADDED = re.compile(r"^\W*(?:added|adds|introduced|introduces|new)\s+(?:support\s+for\s+)?", re.I)

@@ -53,7 +53,9 @@ def test_marked_release_heading_is_no_feature():
     ("The release brings beta level support for complex tensors in autograd.",
      "complex tensors", "Beta"),
     ("It adds beta support for torch.fx graph capture.", "torch.fx graph capture", "Beta"),
-], ids=["level", "support-for", "level-support-for", "dotted-name"])
+    ("It brings beta level support for complex tensors including torch.complex64 dtypes.",
+     "complex tensors", "Beta"),
+], ids=["level", "support-for", "level-support-for", "dotted-name", "name-ends-at-including"])
 def test_stability_stated_in_prose(line, feature, stability):
     text = f"PyTorch 1.8 is released today.\n{line}\n"
     assert ("INTRODUCES", "PyTorch 1.8", feature, stability) in facts_of(text, "PyTorch 1.8")
@@ -89,3 +91,23 @@ def test_in_library_states_its_own_source_only():
 def test_marked_heading_leading_hardware_is_support(heading):
     text = f"PyTorch 1.8 is released today.\n## {heading}\n"
     assert ("SUPPORTS", "PyTorch 1.8", "AMD GPU", None) in facts_of(text, "PyTorch 1.8")
+
+
+LIBRARY_SECTION = """PyTorch 1.12 is released today.
+### functorch
+We're excited to announce functorch 0.2.0 with new experimental features.
+#### (Prototype) functorch.experimental.functionalize
+It removes mutations from a program.
+## Performance Improvements
+### (Beta) Channels Last on CPU
+"""
+
+
+def test_library_section_announcement_opens_its_release():
+    """Under "### functorch", "announce functorch 0.2.0" makes the section functorch 0.2's,
+    down to the next heading as high as "### functorch"."""
+    found = facts_of(LIBRARY_SECTION, "PyTorch 1.12")
+    assert ("ANNOUNCES", BLOG + "p/", "functorch 0.2", None) in found
+    introduced = {(f[1], f[2]) for f in found if f[0] == "INTRODUCES"}
+    assert introduced == {("functorch 0.2", "functorch.experimental.functionalize"),
+                          ("PyTorch 1.12", "Channels Last on CPU")}

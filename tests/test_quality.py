@@ -44,10 +44,9 @@ def release_posts_graph(corpus_dir, releases_gold) -> nx.MultiDiGraph:
     return build_graph(run_extraction(posts, model="en_core_web_sm"))
 
 
-# Stated stabilities of the release gold that ptkg misses: "an official prototype feature"
-# said of the M1 binaries in prose, and functorch 0.2's feature, which ptkg credits to 1.12.
-MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries"),
-                      ("functorch 0.2", "functorch.experimental.functionalize")}
+# The stated stability of the release gold that ptkg misses: "an official prototype feature",
+# said of the M1 binaries in prose.
+MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries")}
 
 
 def test_release_posts_meet_the_introduces_goal(release_posts_graph, releases_gold):
