@@ -360,8 +360,8 @@ def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) 
             continue  # "support for semi-structured (2:4) sparsity": the name runs on
         name = _NAME_STOP.sub("", " " + m.group("name")).strip()  # "Beta level for ...": none
         named = [s for s in inside if m.start("name") <= s.start_char < m.start("name") + len(name)]
-        if not name or len(name.split()) > 5 or (named and named[0].label_ != "Feature"):
-            continue  # "Beta support for AMD GPUs" is support, not a feature
+        if _generic(name) or len(name.split()) > 5 or (named and named[0].label_ != "Feature"):
+            continue  # "Beta support for AMD GPUs" is support; "for features such as" none
         exact = named[0] if named and len(named[0].text) == len(name) else None
         feature = _entity(exact) if exact is not None else Entity("Feature", name)
         facts.append(_fact("INTRODUCES", release, feature, "introduces.stated_stability",
@@ -441,12 +441,42 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
         or (generic and len(features) == 1))]
     if known:
         return _entity(known[0])
+    subject_end = _predicate_start(doc, marker.end_char, head_end)
+    if not _generic(_text(doc)[marker.end_char:subject_end]):
+        head_end = subject_end  # not "New algorithms include ...": that names nothing
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
     name = " ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–")
     if not name or len(name.split()) > 10:
         return None
     return Entity("Feature", name)
+
+
+def _generic(name: str) -> bool:
+    """Whether a name is only generic words: "New algorithms", "A new API", "features"."""
+    words = re.findall(r"[\w./+-]+", name.lower())
+    return all(w in _GENERIC_WORDS or w in _GENERIC_NOUNS for w in words)
+
+
+_GENERIC_NOUNS = {"api", "apis", "feature", "features", "algorithm", "algorithms", "model",
+                  "models", "operator", "operators", "option", "options", "tool", "tools",
+                  "functionality", "improvement", "improvements", "update", "updates"}
+
+
+def _predicate_start(doc: Doc, start: int, end: int) -> int:
+    """Where a heading that reads as a sentence starts saying something of its subject.
+
+    "Tensor Parallelism introduces more efficient ways to train LLMs" names Tensor Parallelism.
+    Needs the parse: without it, the heading runs to ``end``.
+    """
+    heading = doc.char_span(start, end, alignment_mode="expand")
+    root = next((t for t in heading or () if t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX")
+                 and t.is_lower), None)  # "CUDA Graphs APIs": a capital is a name, no verb
+    if root is None or not any(t.dep_ in ("nsubj", "nsubjpass") and t.idx >= start
+                               and t.pos_ != "PRON" for t in root.lefts):
+        return end
+    lead = [t for t in root.lefts if t.dep_ in ("aux", "auxpass", "advmod", "neg")]
+    return min([root.idx] + [t.idx for t in lead])
 
 
 _STATED_STABILITY = re.compile(

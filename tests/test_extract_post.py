@@ -15,9 +15,9 @@ from ptkg.records import Post
 BLOG = "https://pytorch.org/blog/"
 
 
-def facts_of(text: str, title: str = "New library releases") -> set[tuple]:
+def facts_of(text: str, title: str = "New library releases", model: str = "blank") -> set[tuple]:
     """(type, source, target, stability) read from one post."""
-    [result] = run_extraction([Post(BLOG + "p/", text, title)], model="blank", jobs=1)
+    [result] = run_extraction([Post(BLOG + "p/", text, title)], model=model, jobs=1)
     return {(f.type, f.source.name, f.target.name, f.stability) for f in result.facts}
 
 
@@ -64,7 +64,8 @@ def test_stability_stated_in_prose(line, feature, stability):
 @pytest.mark.parametrize("line", [
     "It is pushed to Beta level for broader adoption.",
     "It includes prototype support for semi-structured (2:4) sparsity on GPUs.",
-], ids=["no-name", "name-runs-on"])
+    "It includes experimental support for features such as model deployment.",
+], ids=["no-name", "name-runs-on", "generic-name"])
 def test_stability_in_prose_needs_a_whole_name(line):
     text = f"PyTorch 2.1 is released today.\n{line}\n"
     assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
@@ -111,3 +112,20 @@ def test_library_section_announcement_opens_its_release():
     introduced = {(f[1], f[2]) for f in found if f[0] == "INTRODUCES"}
     assert introduced == {("functorch 0.2", "functorch.experimental.functionalize"),
                           ("PyTorch 1.12", "Channels Last on CPU")}
+
+
+@pytest.mark.parametrize(("heading", "feature"), [
+    ("[Beta] Tensor Parallelism introduces more efficient ways to train LLMs",
+     "Tensor Parallelism"),
+    ("[PROTOTYPE] Weight-Only-Quantization introduced into Inductor CPU backend",
+     "Weight-Only-Quantization"),
+    ("(Beta) CUDA Graphs APIs Integration", "CUDA Graphs APIs Integration"),
+    ("[Beta] A new API to apply filter, effects and codec",
+     "A new API to apply filter, effects and codec"),
+], ids=["verb", "participle", "capitalized-no-verb", "generic-subject"])
+def test_heading_that_reads_as_a_sentence_names_its_subject(heading, feature):
+    """The English model's parse finds where a heading starts to say something of its name."""
+    text = f"PyTorch 2.3 is released today.\n### {heading}\n"
+    introduced = {f[2] for f in facts_of(text, "PyTorch 2.3", "en_core_web_sm")
+                  if f[0] == "INTRODUCES"}
+    assert introduced == {feature}
