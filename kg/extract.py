@@ -25,7 +25,10 @@ CORE_LIBRARY = "PyTorch"
 _ANNOUNCE = re.compile(
     r"\b(announc\w*|releas\w*|availab\w*|introduc\w*|launch\w*|now available|excited)\b", re.I
 )
-_HEADING_TAIL = re.compile(r"\s+[-–—:]\s+.*$|\s*[-–—]\s*$")
+# What follows a heading's name: " - This feature ...", ": ahead-of-time compilation ...".
+_DASH_TAIL = r"\s+[-–—]\s+.*$|\s*[-–—]\s*$"
+_HEADING_TAIL = re.compile(r"\s*:\s+.*$|" + _DASH_TAIL)
+_COLON_NAME = re.compile(r":\s*[_*`]*(?P<name>[A-Za-z][\w.]*?)[_*`]*\s*$")
 _HEADING_LEAD = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?")
 # What each relationship type may connect (schema.md).
 ENDPOINTS = {
@@ -379,10 +382,17 @@ def _trailing_stability(doc: Doc, inside: list[Span], release: Entity) -> list[F
 
 
 def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
-    """ "(Prototype) CUDA-support in RPC using TensorPipe": the feature supports CUDA."""
+    """ "(Prototype) CUDA-support in RPC using TensorPipe": the feature supports CUDA.
+
+    The heading counts up to its explanation after a dash, with what a short colon tail lists
+    ("TorchVision Mobile: Operators, Android Binaries, and Tutorial").
+    """
     if fact.type != "INTRODUCES":
         return []
-    words = set(re.findall(r"[\w.+/]+", fact.target.name))
+    heading = re.sub(_DASH_TAIL, "", fact.evidence)
+    if len(heading.partition(":")[2].split()) > 8:  # ": Compared to CPU RPC and ...": prose
+        heading = heading.partition(":")[0]
+    words = set(re.findall(r"[\w.+/]+", heading))
     return [replace(fact, type="SUPPORTS", source=fact.target, target=_entity(span),
                     rule="supports.named_in_feature", stability=None)
             for span in inside if span.label_ in ("Hardware", "Platform")
@@ -434,6 +444,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
             _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
         return None  # "TorchServe (Experimental)": the library itself
     generic = _GENERIC_LEAD.match(_text(doc)[marker.end_char:head_end])
+    named_after_colon = _COLON_NAME.search(text)
+    if generic and named_after_colon:  # "Improved third-party device support: PrivateUse1"
+        return Entity("Feature", named_after_colon.group("name"))
     features = [s for s in named if s.label_ == "Feature"]
     known = [s for s in features if (
         (s in leading and _NAME_ENDS.match(_text(doc)[s.end_char:head_end]))
@@ -447,9 +460,12 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
     name = " ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–")
-    if not name or len(name.split()) > 10:
-        return None
+    if not name or len(name.split()) > 10 or name.split()[0].lower() in _PRONOUNS:
+        return None  # "[Beta] We integrate some RLHF components": a sentence, not a name
     return Entity("Feature", name)
+
+
+_PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
 
 
 def _generic(name: str) -> bool:

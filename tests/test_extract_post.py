@@ -129,3 +129,31 @@ def test_heading_that_reads_as_a_sentence_names_its_subject(heading, feature):
     introduced = {f[2] for f in facts_of(text, "PyTorch 2.3", "en_core_web_sm")
                   if f[0] == "INTRODUCES"}
     assert introduced == {feature}
+
+
+@pytest.mark.parametrize(("heading", "feature"), [
+    ("[Beta] AOTInductor: ahead-of-time compilation for torch.export-ed programs", "AOTInductor"),
+    ("[Prototype] Improved third-party device support: _PrivateUse1_", "PrivateUse1"),
+    ("[Stable] TorchVision Mobile: Operators, Android Binaries, and Tutorial",
+     "TorchVision Mobile"),
+], ids=["colon-explains", "colon-names", "colon-lists"])
+def test_marked_heading_name_ends_at_its_colon(heading, feature):
+    text = f"PyTorch 2.2 is released today.\n### {heading}\n"
+    assert {f[2] for f in facts_of(text, "PyTorch 2.2") if f[0] == "INTRODUCES"} == {feature}
+
+
+def test_marked_heading_in_first_person_is_no_feature():
+    text = "PyTorch 2.1 is released today.\n### [Beta] We integrate some RLHF components\n"
+    assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
+
+
+@pytest.mark.parametrize(("heading", "devices"), [
+    ("[Stable] TorchVision Mobile: Operators, Android Binaries, and Tutorial", {"Android"}),
+    ("(Beta) CUDA support is available in RPC: Compared to CPU RPC and general-purpose RPC "
+     "frameworks, CUDA RPC is a much more efficient way for P2P Tensor communication.",
+     {"CUDA"}),
+], ids=["short-colon-list", "colon-prose"])
+def test_marked_heading_devices_stop_at_prose(heading, devices):
+    text = f"PyTorch 1.9 is released today.\n### {heading}\n"
+    assert {f[2] for f in facts_of(text, "PyTorch 1.9")
+            if f[0] == "SUPPORTS" and f[3] is None and f[1] != "PyTorch 1.9"} == devices
