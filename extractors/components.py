@@ -360,8 +360,8 @@ class RelationFinder:
         sources = [e for e in inside if e.label_ in rule["source"] and not _modifier(e, inside)]
         targets = [e for e in inside if e.label_ in rule["target"]]
         clause_end = _clause_end(trigger)
-        lead = 0 if rule.get("target_adjacent") else rule.get("max_lead", MAX_LEAD)
-        right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, entities)
+        lead = 0 if rule.get("target_adjacent") else MAX_LEAD
+        right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
         if "max_gap" in rule:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
         left = [e for e in targets if e.end <= trigger.start
@@ -437,7 +437,7 @@ _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
 
 
-def _listed(trigger: Span, targets: list[Span], lead: int, entities: list[Span]) -> list[Span]:
+def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
     """The targets a trigger governs: the first within ``lead`` words, and those listed with it.
 
     "support for CPU, CUDA and ROCm" lists three; in "modeled after NumPy's np.linalg module,
@@ -453,7 +453,7 @@ def _listed(trigger: Span, targets: list[Span], lead: int, entities: list[Span])
         if chosen and not _glue(doc[chosen[-1].end:target.start]):
             break
         chosen.append(target)
-    owned = dict.fromkeys(_owned(target, targets, entities) for target in chosen)
+    owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
 
 
@@ -469,13 +469,13 @@ def _glue(gap: Span) -> bool:
                                      for t in other))
 
 
-def _owned(target: Span, targets: list[Span], entities: list[Span]) -> Span:
+def _owned(target: Span, inside: list[Span]) -> Span:
     """What a library or feature named as an owner owns, else the target.
 
     "PyTorch's newly introduced CrossEntropyLoss" and "PyTorch dispatch mechanism" name the
     feature, not PyTorch.
     """
-    after = next((e for e in entities if e.start >= target.end), None)
+    after = next((e for e in inside if e.start >= target.end), None)  # in the sentence
     if after is None or {target.label_, after.label_} - {"Library", "Feature"}:
         return target
     return after if _owner_of(target, after) else target

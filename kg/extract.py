@@ -95,8 +95,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     ``title_doc`` and ``author_doc`` are the title and author run through the entity finder:
     what they name is mentioned by the post too (offsets -1: not in the text).
     """
-    _own_bare_releases(doc, lines)
-    spans = list(doc.spans["ptkg"])
+    spans, by_line, outline = _outline(doc, lines)
     result = PostFacts(post.url, post.title, post.date, post.author)
     in_text = [(s, s.text and post.text[s.start_char:s.end_char], s.start_char, s.end_char)
                for s in spans]
@@ -109,10 +108,9 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     )
     subject = subject_release(doc, title_doc)
     facts = result.facts
-    by_line = _group_by_line(lines, spans)
-    facts.extend(_announced(post, doc, lines, by_line, title_doc))
+    facts.extend(_announced(post, doc, outline, title_doc))
     sections: dict[int, Section] = {}
-    facts.extend(_section_facts(doc, lines, by_line, subject, sections))
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
@@ -121,15 +119,39 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     return result
 
 
-def _own_bare_releases(doc: Doc, lines: list[Line]) -> None:
+@dataclass(frozen=True)
+class Outline:
+    """Where a post's release sections start."""
+
+    headings: dict[Line, Span]  # headings that start with a release: "torchaudio 0.5"
+    announced: dict[Line, tuple[Span, int]]  # releases announced under their library's heading
+
+
+def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Span]], Outline]:
+    """The post's entities (bare versions owned by their section), grouped by line, and its
+    outline. Updates ``doc`` when a bare version changes hands."""
+    spans = list(doc.spans["ptkg"])
+    by_line = _group_by_line(lines, spans)
+    headings = dict(_release_headings(lines, by_line, _text(doc)))
+    owned = _owned_bare_releases(doc, lines, by_line, headings)
+    if owned:
+        spans = [owned.get(span, span) for span in spans]
+        by_line = _group_by_line(lines, spans)
+        headings = {line: owned.get(span, span) for line, span in headings.items()}
+        doc.spans["ptkg"] = spans
+        doc._.ptkg_relations = [
+            replace(r, source=owned.get(r.source, r.source), target=owned.get(r.target, r.target))
+            for r in doc._.ptkg_relations or []]
+    return spans, by_line, Outline(headings, _library_announcements(lines, by_line, _text(doc)))
+
+
+def _owned_bare_releases(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                         headings: dict[Line, Span]) -> dict[Span, Span]:
     """A bare version in a library's release section is that library's release.
 
     "Starting in 0.8.0, TorchAudio uses CMake" under "TorchAudio 0.8.0" is torchaudio 0.8;
     the entity finder, which sees no sections, read "PyTorch 0.8".
     """
-    spans = list(doc.spans["ptkg"])
-    by_line = _group_by_line(lines, spans)
-    headings = dict(_release_headings(lines, by_line, _text(doc)))
     library, owned = None, {}
     for line in lines:
         if line in headings:
@@ -143,11 +165,7 @@ def _own_bare_releases(doc: Doc, lines: list[Line]) -> None:
                     and span.sent.start not in core:
                 owned[span] = Span(doc, span.start, span.end, label="Release",
                                    span_id=f"{library} {span.id_.rpartition(' ')[2]}")
-    if owned:
-        doc.spans["ptkg"] = [owned.get(span, span) for span in spans]
-        doc._.ptkg_relations = [
-            replace(r, source=owned.get(r.source, r.source), target=owned.get(r.target, r.target))
-            for r in doc._.ptkg_relations or []]
+    return owned
 
 
 _BARE_VERSION = re.compile(r"(?:the\s+(?:upcoming\s+)?)?v?\d", re.I)
@@ -207,8 +225,7 @@ def _group_by_line(lines: list[Line], spans: Iterable[Span]) -> dict[int, list[S
     return grouped
 
 
-def _announced(post: Post, doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
-               title_doc: Doc | None) -> list[Fact]:
+def _announced(post: Post, doc: Doc, outline: Outline, title_doc: Doc | None) -> list[Fact]:
     """A release named in an announcing title, and releases that open a section heading."""
     source = Entity("Post", post.url)
     facts = []
@@ -218,11 +235,11 @@ def _announced(post: Post, doc: Doc, lines: list[Line], by_line: dict[int, list[
         if _ANNOUNCE.search(title) or (releases and releases[0].start == 0):
             facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
                          for s in releases)
-    for line, release in _release_headings(lines, by_line, _text(doc)):
+    for line, release in outline.headings.items():
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
                            evidence))
-    for release, _ in _library_announcements(lines, by_line, _text(doc)).values():
+    for release, _ in outline.announced.values():
         facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.library_section",
                            release.sent))
     return facts
@@ -279,15 +296,15 @@ class Section:
 
 
 def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
-              subject: Entity | None) -> Iterator[tuple[Line, Section, Fact | None]]:
+              subject: Entity | None,
+              outline: Outline) -> Iterator[tuple[Line, Section, Fact | None]]:
     """Walk the lines of a post, tracking release sections and marked feature headings.
 
     Yields each line with its section and, for a line with a stability marker, the fact it
     states: the release INTRODUCES the feature (or SUPPORTS the hardware) it names.
     """
     markers = _group_by_line(lines, doc.spans["ptkg_stability"])
-    section_releases = dict(_release_headings(lines, by_line, _text(doc)))
-    announced = _library_announcements(lines, by_line, _text(doc))
+    section_releases, announced = outline.headings, outline.announced
     release, feature, in_docs = subject, None, False
     outer: tuple[Entity | None, int] | None = None  # where a library's announced section ends
     for line in lines:
@@ -338,10 +355,11 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
 
 
 def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
-                   subject: Entity | None, sections: dict[int, Section]) -> list[Fact]:
+                   subject: Entity | None, sections: dict[int, Section],
+                   outline: Outline) -> list[Fact]:
     """Marked lines, and the features an "Added ..." bullet of a release section lists."""
     facts = []
-    for line, section, fact in _sections(doc, lines, by_line, subject):
+    for line, section, fact in _sections(doc, lines, by_line, subject, outline):
         sections[line.start] = section
         if fact is not None:
             facts.append(fact)
@@ -435,7 +453,7 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     text = _text(doc)[line.start:line.end]
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
-    leading = [s for s in named if s.start_char <= max(marker.end_char, line.start) + 2]
+    leading = [s for s in named if s.start_char <= _name_start(text, line.start, marker) + 2]
     others = [n for n in named if n.label_ in ("Feature", "Library")]
     if leading and leading[0].label_ in ("Hardware", "Platform") and not others and \
             _AVAILABILITY.search(text):
@@ -520,17 +538,19 @@ _NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
 
-def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) -> list[Span]:
-    """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries").
+def _name_start(text: str, offset: int, marker: Span) -> int:
+    """Where the name of a marked line starts: after "1. [Beta] ", or at the start of
+    "TorchElastic integration with Kubernetes (Experimental)" (a trailing marker)."""
+    start = offset + _MARKED_LEAD.match(text, _HEADING_LEAD.match(text).end()).end()
+    if marker.start_char > start:  # the marker trails: the line starts with its name
+        start = offset + len(text) - len(text.lstrip(" \t*#-"))
+    return start
 
-    A trailing marker ("TorchElastic integration with Kubernetes (Experimental)") does not
-    make what follows the heading's first name a lead.
-    """
-    lead = offset + _MARKED_LEAD.match(text, _HEADING_LEAD.match(text).end()).end()
-    if marker.start_char > lead:  # the marker trails: the line starts with its name
-        lead = offset + len(text) - len(text.lstrip(" \t*#-"))
-    first = [s for s in inside if s.start_char <= lead + 2]
-    return [s for s in first if s.label_ in ("Hardware", "Platform")]
+
+def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) -> list[Span]:
+    """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries")."""
+    start = _name_start(text, offset, marker)
+    return [s for s in inside if s.start_char <= start + 2 and s.label_ in ("Hardware", "Platform")]
 
 
 def _named_after_library(spans: list[Span], library_names: dict[str, str] | None) -> list[Fact]:
