@@ -50,11 +50,11 @@ from pathlib import Path
 from threading import BrokenBarrierError
 from typing import Any, TypeVar
 
-from ptkg import pipeline
+from ptkg.extractors import pipeline
+from ptkg.extractors.text import mask_markup
 from ptkg.graph import build_graph, generate_json
 from ptkg.readers import read_posts
 from ptkg.records import Post
-from ptkg.text import mask_markup
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "pytorch_blog.jsonl"

@@ -42,8 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ptkg import pipeline
 from ptkg.build import BuildSummary, build
+from ptkg.extractors import pipeline
 from ptkg.readers import read_posts
 from ptkg.records import Post
 

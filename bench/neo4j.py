@@ -11,8 +11,8 @@ The server is the one of ``NEO4J_URI``, ``NEO4J_USERNAME``, ``NEO4J_PASSWORD`` (
 ``NEO4J_DATABASE``). Without ``NEO4J_URI``, a throwaway Neo4j 5.26 is started with
 ``docker/neo4j-start.sh`` (needs java and mvn) in a temporary folder on a free port, as
 ``.ci/neo4j-pytest`` does, and stopped (folder removed) at the end. The benchmark wipes ptkg's
-labels (:func:`ptkg.neo4j_store.wipe`) several times; on a server of ``NEO4J_URI`` that already
-holds nodes with those labels it refuses to start unless ``--wipe`` is given.
+labels (:func:`ptkg.stores.neo4j_store.wipe`) several times; on a server of ``NEO4J_URI`` that
+already holds nodes with those labels it refuses to start unless ``--wipe`` is given.
 
 The graph: ``../shared/corpus/pytorch_blog.jsonl`` (or ``--corpus``) built with
 :func:`ptkg.build.build` (``model="blank"``, no cache) and read back from its file. For the load,
@@ -26,14 +26,15 @@ gives the best round of each (highest rows/s) and lists every round:
 - **warm-up**: the repeated graph loaded in batches, untimed (the server's JIT and page
   cache). Even so the first round is often the slowest of both kinds; on a shared machine the
   rounds also move with the load of other processes, hence the best of several;
-- **batched**: :func:`ptkg.neo4j_store.load_graph` of the repeated graph, ``--batch-size`` rows
-  per ``UNWIND`` query and write transaction. The nodes phase runs from the call to the last
-  node batch and so includes building the rows of both nodes and relationships and the
-  ``IF NOT EXISTS`` constraint statements; the relationships phase runs from there to the last
+- **batched**: :func:`ptkg.stores.neo4j_store.load_graph` of the repeated graph,
+  ``--batch-size`` rows per ``UNWIND`` query and write transaction. The nodes phase runs from
+  the call to the last node batch and so includes building the rows of both nodes and
+  relationships and the ``IF NOT EXISTS`` constraint statements; the relationships phase runs
+  from there to the last
   relationship batch. The count check that ``load_graph`` does afterwards is in the total only;
-- **one MERGE per transaction**: the same rows (:func:`ptkg.neo4j_store.node_rows`,
-  :func:`~ptkg.neo4j_store.relationship_rows`, built before the timing) and the same Cypher text
-  (:func:`~ptkg.neo4j_store.merge_nodes_query`, :func:`~ptkg.neo4j_store.merge_relationships_query`)
+- **one MERGE per transaction**: the same rows (:func:`ptkg.stores.rows.node_rows`,
+  :func:`~ptkg.stores.rows.relationship_rows`, built before the timing) and the same Cypher
+  text (:func:`~ptkg.cypher.merge_nodes_query`, :func:`~ptkg.cypher.merge_relationships_query`)
   with a ``$rows`` of one row, one ``session.execute_write`` per node and per relationship, after
   the same constraints. Only the batching differs. By default it loads the first
   ``--naive-copies`` copies (1: the plain corpus graph), not all of them, because thousands of
@@ -45,7 +46,8 @@ match``), not asserted. Then the plain corpus graph is loaded, and every named q
 (:func:`ptkg.named_queries.load_queries`) runs with its header's example parameters,
 ``--warmup`` times untimed and ``--repeat`` times timed (fewer when the timed runs of one
 query on one backend pass ``--budget`` seconds: the table says how many), on the NetworkX graph
-(:func:`ptkg.cypher.run_query`) and in Neo4j (:func:`ptkg.neo4j_store.run_query`, over Bolt on
+(:func:`ptkg.stores.grand_cypher.run_query`) and in Neo4j
+(:func:`ptkg.stores.neo4j_store.run_query`, over Bolt on
 127.0.0.1): wall time per call, parsing and row conversion included. p50 and p95 are
 interpolated percentiles of those runs (``statistics.quantiles``, inclusive).
 
@@ -62,7 +64,7 @@ import sys
 from pathlib import Path
 
 # This file is bench/neo4j.py: run as a script, its folder is sys.path[0], and `import neo4j`
-# (here and in ptkg.neo4j_store) would import this file instead of the driver.
+# (here and in ptkg.stores.neo4j_store) would import this file instead of the driver.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
@@ -83,12 +85,14 @@ from dataclasses import dataclass
 import neo4j
 import networkx as nx
 
-from ptkg import cypher, neo4j_store
+from ptkg import cypher, schema
 from ptkg.build import build
 from ptkg.errors import PtkgError
-from ptkg.graph import read_graph
+from ptkg.graph import graph_counts, read_graph
 from ptkg.named_queries import NamedQuery, check_params, load_queries
-from ptkg.neo4j_store import Neo4jSettings
+from ptkg.stores import grand_cypher, neo4j_store
+from ptkg.stores import rows as store_rows
+from ptkg.stores.neo4j_store import Neo4jSettings
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "pytorch_blog.jsonl"
@@ -274,7 +278,7 @@ def neo4j_server() -> Iterator[tuple[Neo4jSettings, bool]]:
 
 def check_counts(driver: neo4j.Driver, graph: nx.MultiDiGraph, database: str) -> str:
     """``counts match``, or the first differences between Neo4j's counts and the graph's."""
-    expected_nodes, expected_rels = neo4j_store.graph_counts(graph)
+    expected_nodes, expected_rels = graph_counts(graph)
     nodes, rels = neo4j_store.count(driver, database, expected_nodes, expected_rels)
     summary = neo4j_store.LoadSummary(database, expected_nodes, expected_rels, nodes, rels)
     differences = summary.differences()
@@ -283,7 +287,7 @@ def check_counts(driver: neo4j.Driver, graph: nx.MultiDiGraph, database: str) ->
 
 def time_batched(driver: neo4j.Driver, graph: nx.MultiDiGraph, database: str,
                  batch_size: int) -> LoadTiming:
-    """:func:`ptkg.neo4j_store.load_graph`, with the time of its last node batch."""
+    """:func:`ptkg.stores.neo4j_store.load_graph`, with the time of its last node batch."""
     nodes, relationships = graph.number_of_nodes(), graph.number_of_edges()
     written = 0
     node_done = last = 0.0
@@ -310,21 +314,21 @@ def _write_one(tx: neo4j.ManagedTransaction, query: str, row: dict) -> None:
 
 def time_naive(driver: neo4j.Driver, graph: nx.MultiDiGraph, database: str) -> LoadTiming:
     """One ``execute_write`` per node and per relationship, with the loader's Cypher text."""
-    node_rows = neo4j_store.node_rows(graph)
-    relationship_rows = neo4j_store.relationship_rows(graph)
+    node_rows = store_rows.node_rows(graph)
+    relationship_rows = store_rows.relationship_rows(graph)
     neo4j_store.create_constraints(driver, node_rows, database)
-    key = neo4j_store.key_property
+    key = schema.key_property
     transactions = 0
     with driver.session(database=database) as session:
         started = time.perf_counter()
         for label, rows in node_rows.items():
-            query = neo4j_store.merge_nodes_query(label, key(label))
+            query = cypher.merge_nodes_query(label, key(label))
             for row in rows:
                 session.execute_write(_write_one, query, row)
                 transactions += 1
         node_done = time.perf_counter()
         for (start, rel_type, end), rows in relationship_rows.items():
-            query = neo4j_store.merge_relationships_query(start, key(start), rel_type, end,
+            query = cypher.merge_relationships_query(start, key(start), rel_type, end,
                                                           key(end))
             for row in rows:
                 session.execute_write(_write_one, query, row)
@@ -364,7 +368,7 @@ def time_queries(graph: nx.MultiDiGraph, driver: neo4j.Driver, database: str,
     timings = {}
     for name, query in queries.items():
         params = check_params(query, query.example_params)
-        on_networkx = time_query(lambda q=query, p=params: cypher.run_query(graph, q.text, p),
+        on_networkx = time_query(lambda q=query, p=params: grand_cypher.run_query(graph, q.text, p),
                                  warmup, repeat, budget)
         on_neo4j = time_query(
             lambda q=query, p=params: neo4j_store.run_query(driver, q.text, p, database),
@@ -514,7 +518,7 @@ def markdown(results: Results, args: argparse.Namespace) -> str:
         f"Each query with its header's example parameters on the plain corpus graph: "
         f"{args.warmup} untimed runs, then {args.repeat} timed (at most {args.budget:g} s of "
         "them); wall time per call (`ptkg.cypher.run_query` on NetworkX, "
-        "`ptkg.neo4j_store.run_query` over Bolt on 127.0.0.1), parsing and row conversion "
+        "`ptkg.stores.neo4j_store.run_query` over Bolt on 127.0.0.1), parsing and row conversion "
         "included.",
         "",
         f"Neo4j: {results.server}, on the same machine; batch size {args.batch_size}. "

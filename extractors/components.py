@@ -18,27 +18,22 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy
 import srsly
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
-from spacy.schemas import validate_token_pattern
 from spacy.tokens import Doc, Span, Token
 
-PATTERNS_DIR = Path(__file__).parent / "patterns"
-ENTITY_PATTERNS = PATTERNS_DIR / "entities.jsonl"
-RELATION_PATTERNS = PATTERNS_DIR / "relations.jsonl"
-STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
-                   "experimental": "Prototype"}
+from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
+from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
+from ptkg.extractors.stability import MARKER
+
 # Candidates of higher priority win overlaps: releases, then the pack and API names, then guesses.
 PRIORITY = {"release": 0, "pack": 1, "api": 1, "library": 2, "named": 3}
 
-# "[Beta]", "(Prototype)", "(Now Stable)", "[Experimental]"
-STABILITY_MARKER = re.compile(
-    r"[\[(]\s*(?:now\s+)?(stable|beta|prototype|experimental)\s*[\])]", re.I)
 _API = re.compile(r"(?<![\w.])[Tt]orch(?:\.[A-Za-z_]\w*)+")
 _TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?!\.\w|\()")
 _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
@@ -84,26 +79,6 @@ class Relation:
     sentence: Span
     implied_source: bool = True  # may the post's section or release stand in for a None source
     anaphor: bool = False  # the source is the sentence's subject "it" or "the project"
-
-
-def read_patterns(path: Path) -> list[dict]:
-    """Read a JSONL pattern file, failing with the file and line of a bad pattern."""
-    patterns = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = srsly.json_loads(line)
-        except ValueError as error:
-            raise ValueError(f"{path}:{number}: not a JSON object ({error})") from None
-        if not isinstance(record, dict) or not {"label", "pattern"} <= record.keys():
-            raise ValueError(f"{path}:{number}: a pattern needs 'label' and 'pattern'")
-        pattern = record["pattern"]
-        errors = validate_token_pattern(pattern) if not isinstance(pattern, str) else []
-        if errors:
-            raise ValueError(f"{path}:{number}: invalid token pattern ({errors[0]})")
-        patterns.append(record)
-    return patterns
 
 
 class LineBreaks:
@@ -152,19 +127,16 @@ class EntityFinder:
         surfaces: dict[str, list[str]] = defaultdict(list)
         for record in self.patterns:
             label, pattern = record["label"], record["pattern"]
-            canonical = record.get("id") or (pattern if isinstance(pattern, str) else
-                                             " ".join(t.get("ORTH", "") for t in pattern))
+            surface = pattern_surface(record)
+            canonical = record.get("id") or surface
             key = f"{label}\t{canonical}"
             if isinstance(pattern, str):
                 self.phrases.add(key, [self.nlp.make_doc(pattern)])
-                surface = pattern
             elif all(token.keys() == {"ORTH"} for token in pattern):
                 orths = [token["ORTH"] for token in pattern]
                 self.exact.add(key, [Doc(self.nlp.vocab, words=orths, spaces=[True] * len(orths))])
-                surface = " ".join(orths)
             else:
                 self.tokens.add(key, [pattern])
-                surface = " ".join(str(t.get("ORTH", t.get("LOWER", ""))) for t in pattern)
             self.labels.setdefault(canonical, label)
             surfaces[label].append(surface)
             if label == "Library":
@@ -186,9 +158,9 @@ class EntityFinder:
         chosen = _select(candidates)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
-        doc.spans["ptkg_stability"] = [
-            span for m in STABILITY_MARKER.finditer(doc.text)
-            if (span := _char_span(doc, m.start(), m.end(), STABILITY_WORDS[m.group(1).lower()]))
+        doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
+            span for m in MARKER.finditer(doc.text)
+            if (span := _char_span(doc, m.start(), m.end(), m.group(1).lower()))
         ]
         return doc
 
@@ -324,20 +296,23 @@ class RelationFinder:
     def __init__(self, nlp: Language, name: str = "ptkg_relations"):
         self.nlp = nlp
         self.name = name
-        self.rules: dict[str, dict] = {}
+        self.rules: dict[str, TriggerRule] = {}
         self.matcher = Matcher(nlp.vocab, validate=True)
         if not Doc.has_extension("ptkg_relations"):
             Doc.set_extension("ptkg_relations", default=None)
 
     def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
-                   patterns: Iterable[dict] | None = None) -> None:
-        """Load trigger ``patterns`` (default: the packaged ``relations.jsonl``)."""
-        self.add_patterns(read_patterns(RELATION_PATTERNS) if patterns is None else patterns)
+                   patterns: Iterable[dict | TriggerRule] | None = None) -> None:
+        """Load trigger rules (default: the packaged ``relations.jsonl``, validated)."""
+        self.add_patterns(read_rules() if patterns is None else patterns)
 
-    def add_patterns(self, patterns: Iterable[dict]) -> None:
-        for record in patterns:
-            self.rules[record["id"]] = record
-            self.matcher.add(record["id"], [record["pattern"]])
+    def add_patterns(self, patterns: Iterable[dict | TriggerRule]) -> None:
+        """Add trigger rules: :class:`TriggerRule` records, or dicts in the file's shape."""
+        for number, record in enumerate(patterns, 1):
+            rule = record if isinstance(record, TriggerRule) else \
+                parse_rule(record, f"rule {number}")
+            self.rules[rule.id] = rule
+            self.matcher.add(rule.id, [list(rule.pattern)])
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("ptkg", []))
@@ -345,8 +320,7 @@ class RelationFinder:
         found = []
         for match_id, start, end in self.matcher(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
-            if rule.get("target_adjacent") and end not in starts and not (
-                    rule.get("target_may_precede") and start in ends):
+            if rule.adjacent and end not in starts and not (rule.may_precede and start in ends):
                 continue  # the common case of "in", "of": no name next to the trigger
             if _states(rule, doc[start:end]):
                 found.extend(self._read(rule, doc[start:end], entities))
@@ -354,44 +328,38 @@ class RelationFinder:
         doc._.ptkg_relations = found
         return doc
 
-    def _read(self, rule: dict, trigger: Span, entities: list[Span]) -> Iterator[Relation]:
+    def _read(self, rule: TriggerRule, trigger: Span, entities: list[Span]) -> Iterator[Relation]:
         sentence = trigger.sent
         inside = [e for e in entities if sentence.start <= e.start and e.end <= sentence.end]
-        sources = [e for e in inside if e.label_ in rule["source"] and not _modifier(e, inside)]
-        targets = [e for e in inside if e.label_ in rule["target"]]
+        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, inside)]
+        if rule.max_gap is not None:
+            sources = [e for e in sources if 0 <= trigger.start - e.end <= rule.max_gap]
         clause_end = _clause_end(trigger)
-        lead = 0 if rule.get("target_adjacent") else MAX_LEAD
-        right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
-        if "max_gap" in rule:
-            sources = [e for e in sources if 0 <= trigger.start - e.end <= rule["max_gap"]]
-        left = [e for e in targets if e.end <= trigger.start
-                and (not rule.get("target_adjacent") or e.end == trigger.start)]
-        chosen = right or (left[-1:] if rule.get("target_may_precede") else [])
-        if rule.get("targets_before"):  # "acknowledge X, Y and Z as influences"
-            chosen = left
+        chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
+                          clause_end, inside)
         clause_start = sentence.start
         if _opens_sentence(trigger):  # "Based on X and Y, Z does ...": Z is the source
             comma = next((t.i for t in trigger.doc[trigger.end:sentence.end] if t.text == ","),
                          sentence.end)
             clause_start = comma
             chosen = [e for e in chosen if e.end <= comma]
-            rule = {**rule, "source_after": True}
+            rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
         clause = trigger.doc[clause_start:clause_end]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause)
             for source in found:
-                yield Relation(rule["label"], source, target, rule["id"], sentence,
-                               rule.get("implied_source", True), anaphor)
+                yield Relation(rule.label, source, target, rule.id, sentence,
+                               rule.implied != "none", anaphor)
 
     def to_disk(self, path, *, exclude=()) -> None:
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        srsly.write_jsonl(path / "patterns.jsonl", list(self.rules.values()))
+        srsly.write_jsonl(path / "patterns.jsonl", [r.to_dict() for r in self.rules.values()])
 
     def from_disk(self, path, *, exclude=()) -> RelationFinder:
-        self.add_patterns(read_patterns(Path(path) / "patterns.jsonl"))
+        self.add_patterns(read_rules(Path(path) / "patterns.jsonl"))
         return self
 
 
@@ -402,7 +370,7 @@ _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 _PAST_LEAD = re.compile(r"^\W*(until now|previously|so far|in the past)\b", re.I)
 
 
-def _states(rule: dict, trigger: Span) -> bool:
+def _states(rule: TriggerRule, trigger: Span) -> bool:
     """Whether the trigger states its relation: not a plan, a negation or a past now over.
 
     A rule's ``not_after`` lists words that, right before the trigger, change its sense
@@ -413,7 +381,7 @@ def _states(rule: dict, trigger: Span) -> bool:
     if _FUTURE.search(sentence.text) or any(t.lower_ in _NEGATIONS for t in before):
         return False
     if trigger.start > sentence.start and \
-            doc[trigger.start - 1].lower_ in rule.get("not_after", ()):
+            doc[trigger.start - 1].lower_ in rule.not_after:
         return False
     clause_start = max([sentence.start] + [t.i + 1 for t in doc[sentence.start:trigger.start]
                                            if t.lower_ in _CLAUSE_BREAKS])
@@ -432,7 +400,6 @@ def _clause_end(trigger: Span) -> int:
     return sentence.end
 
 
-MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
 _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
 
@@ -518,26 +485,41 @@ def _subject(spans: list[Span]) -> Span | None:
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
 
 
-def _sources(rule: dict, trigger: Span, candidates: list[Span],
+def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: int,
+             inside: list[Span]) -> list[Span]:
+    """The targets a trigger governs, by where the rule says they stand (``targets``)."""
+    if rule.targets == "before":  # "acknowledge X, Y and Z as influences"
+        return [e for e in targets if e.end <= trigger.start]
+    lead = 0 if rule.adjacent else MAX_LEAD
+    right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
+    if right or not rule.may_precede:
+        return right
+    left = [e for e in targets if e.end <= trigger.start
+            and (not rule.adjacent or e.end == trigger.start)]
+    return left[-1:]
+
+
+def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span],
              clause: Span) -> tuple[list[Span | None], bool]:
     """The sources of a relation and whether the source refers back ("it", "the project").
 
     None stands for a source the sentence leaves to the post (its section or release).
     """
-    if rule.get("sources_listed_after"):  # "PyTorch components such as ATen or c10d"
+    if rule.choose == "listed_after":  # "PyTorch components such as ATen or c10d"
         return [s for s in candidates if trigger.end <= s.start and s.end <= clause.end], False
     within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
-    if rule.get("source_within") and within:  # "upstreamed torch.compile into PyTorch/XLA"
+    if rule.choose == "in_trigger" and within:  # "upstreamed torch.compile into PyTorch/XLA"
         return within[-1:], False
-    subject = _subject(candidates) if rule.get("prefer_subject") else None
+    subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
     if subject is not None:
         return [subject], False
-    if _refers_back(clause, trigger, candidates) or (rule.get("refers_back") and not candidates):
+    if _refers_back(clause, trigger, candidates) or (
+            rule.implied == "refers_back" and not candidates):
         return [None], True
-    if rule.get("subject_only"):
+    if rule.choose == "subject_only":
         return [], False  # "engineers from NVIDIA helped": with whom is not said
-    source = _nearest(trigger, candidates, rule.get("source_after"))
-    if source is None and rule.get("not_for_people") and _personal_subject(clause):
+    source = _nearest(trigger, candidates, rule.side == "after")
+    if source is None and rule.implied == "not_people" and _personal_subject(clause):
         return [], False  # "We use X": the authors do, not the post's feature
     return [source], False
 
@@ -577,7 +559,7 @@ def _refers_back(clause: Span, trigger: Span, candidates: list[Span]) -> bool:
                                       and lefts in (["this"], ["the"]))
 
 
-def _nearest(trigger: Span, spans: list[Span], after: bool | None) -> Span | None:
+def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
     """The source closest before the trigger.
 
     With ``after`` (rules like "as a backend for X") the source after the trigger comes first.
@@ -599,9 +581,10 @@ def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
         if not _owner_of(left, right):
             continue
         if left.label_ == "Library" and right.label_ == "Feature":
-            yield Relation("PART_OF", right, left, "part_of.compound", left.sent)
+            yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id, left.sent)
         elif left.label_ == "Organization" and right.label_ in ("Library", "Feature"):
-            yield Relation("DEVELOPED_BY", right, left, "developed_by.compound", left.sent)
+            yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
+                           left.sent)
 
 
 @Language.factory("ptkg_relations", requires=["doc.spans", "token.is_sent_start"],

@@ -12,16 +12,16 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from spacy.tokens import Doc, Span
 
-from ptkg.extractors.components import STABILITY_WORDS
+from ptkg.extractors import stability
+from ptkg.extractors.rules import CODE_RULES
+from ptkg.extractors.text import Line
+from ptkg.records import Entity, Fact, Mention, Post, PostFacts
+from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
 
-from .records import Post
-from .text import Line
-
-CORE_LIBRARY = "PyTorch"
 _ANNOUNCE = re.compile(
     r"\b(announc\w*|releas\w*|availab\w*|introduc\w*|launch\w*|now available|excited)\b", re.I
 )
@@ -30,63 +30,6 @@ _DASH_TAIL = r"\s+[-–—]\s+.*$|\s*[-–—]\s*$"
 _HEADING_TAIL = re.compile(r"\s*:\s+.*$|" + _DASH_TAIL)
 _COLON_NAME = re.compile(r":\s*[_*`]*(?P<name>[A-Za-z][\w.]*?)[_*`]*\s*$")
 _HEADING_LEAD = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?")
-# What each relationship type may connect (schema.md).
-ENDPOINTS = {
-    "ANNOUNCES": ({"Post"}, {"Release"}),
-    "INTRODUCES": ({"Release"}, {"Feature"}),
-    "RELEASED_WITH": ({"Release"}, {"Release"}),
-    "PART_OF": ({"Feature"}, {"Library"}),
-    "SUPPORTS": ({"Release", "Library", "Feature"}, {"Hardware", "Platform"}),
-    "DEVELOPED_BY": ({"Library", "Feature", "Release"}, {"Organization"}),
-    "BASED_ON": ({"Feature", "Library"}, {"Feature", "Library"}),
-}
-
-
-@dataclass(frozen=True, order=True)
-class Entity:
-    """A node: its label and canonical name."""
-
-    label: str
-    name: str
-
-
-@dataclass(frozen=True, order=True)
-class Mention:
-    """An entity named in a post: the canonical entity, the surface form and where it stands."""
-
-    entity: Entity
-    surface: str
-    start: int
-    end: int
-    kind: str | None = None  # Hardware kind
-
-
-@dataclass(frozen=True, order=True)
-class Fact:
-    """A relation read from a post, with the sentence (evidence) and the rule that read it."""
-
-    type: str
-    source: Entity
-    target: Entity
-    rule: str
-    start: int  # offsets of the evidence in the post text; -1 when read from the title
-    end: int
-    evidence: str
-    stability: str | None = None
-
-
-@dataclass
-class PostFacts:
-    """Everything ptkg read from one post."""
-
-    url: str
-    title: str | None
-    date: str | None
-    author: str | None
-    mentions: list[Mention] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-
-
 def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                  kinds: dict[str, str], author_doc: Doc | None = None,
                  library_names: dict[str, str] | None = None) -> PostFacts:
@@ -115,7 +58,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
-    result.facts = sorted({_with_post_text(f, post.text) for f in facts if _fits(f)})
+    result.facts = sorted({_with_post_text(f, post) for f in facts if _fits(f)})
     return result
 
 
@@ -171,17 +114,19 @@ def _owned_bare_releases(doc: Doc, lines: list[Line], by_line: dict[int, list[Sp
 _BARE_VERSION = re.compile(r"(?:the\s+(?:upcoming\s+)?)?v?\d", re.I)
 
 
-def _with_post_text(fact: Fact, text: str) -> Fact:
-    """Evidence as the post wrote it (the pipeline saw it with markup masked)."""
+def _with_post_text(fact: Fact, post: Post) -> Fact:
+    """Evidence as the post wrote it (the pipeline saw it with markup masked), and the level
+    the stated stability word names in the post's era."""
+    if fact.stability is not None:
+        fact = replace(fact, stability=stability.level(fact.stability, post.date))
     if fact.start < 0:  # read from the title, not the text
         return fact
-    return replace(fact, evidence=" ".join(text[fact.start:fact.end].split()))
+    return replace(fact, evidence=" ".join(post.text[fact.start:fact.end].split()))
 
 
 def _fits(fact: Fact) -> bool:
-    sources, targets = ENDPOINTS[fact.type]
-    return (fact.source.label in sources and fact.target.label in targets
-            and fact.source != fact.target)
+    return RELATION_TYPES[fact.type].fits(fact.source.label, fact.target.label) \
+        and fact.source != fact.target
 
 
 def _text(doc: Doc) -> str:
@@ -193,6 +138,12 @@ def _text(doc: Doc) -> str:
 
 def _entity(span: Span) -> Entity:
     return Entity(span.label_, span.id_ or span.text)
+
+
+def _code_fact(rule: str, source: Entity, target: Entity, evidence: Span,
+               stability: str | None = None) -> Fact:
+    """A fact read by one of the :data:`~ptkg.extractors.rules.CODE_RULES`."""
+    return _fact(CODE_RULES[rule].type, source, target, rule, evidence, stability)
 
 
 def _fact(type_: str, source: Entity, target: Entity, rule: str, evidence: Span,
@@ -233,14 +184,15 @@ def _announced(post: Post, doc: Doc, outline: Outline, title_doc: Doc | None) ->
         title = " ".join(title_doc.text.split())
         releases = [s for s in title_doc.spans["ptkg"] if s.label_ == "Release"]
         if _ANNOUNCE.search(title) or (releases and releases[0].start == 0):
-            facts.extend(Fact("ANNOUNCES", source, _entity(s), "announces.title", -1, -1, title)
+            rule = CODE_RULES["announces.title"]
+            facts.extend(Fact(rule.type, source, _entity(s), rule.id, -1, -1, title)
                          for s in releases)
     for line, release in outline.headings.items():
         evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
-        facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.release_heading",
+        facts.append(_code_fact("announces.release_heading", source, _entity(release),
                            evidence))
     for release, _ in outline.announced.values():
-        facts.append(_fact("ANNOUNCES", source, _entity(release), "announces.library_section",
+        facts.append(_code_fact("announces.library_section", source, _entity(release),
                            release.sent))
     return facts
 
@@ -345,11 +297,11 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     feature = _heading_feature(doc, line, marker, inside)
     if feature is not None:
-        return _fact("INTRODUCES", release, feature, "introduces.marked_heading", evidence,
+        return _code_fact("introduces.marked_heading", release, feature, evidence,
                      marker.label_)
     hardware = _leading_hardware(inside, marker, _text(doc)[line.start:line.end], line.start)
     if hardware:
-        return _fact("SUPPORTS", release, _entity(hardware[0]), "supports.marked_heading",
+        return _code_fact("supports.marked_heading", release, _entity(hardware[0]),
                      evidence)
     return None
 
@@ -385,16 +337,16 @@ def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) 
             continue  # "Beta support for AMD GPUs" is support; "for features such as" none
         exact = named[0] if named and len(named[0].text) == len(name) else None
         feature = _entity(exact) if exact is not None else Entity("Feature", name)
-        facts.append(_fact("INTRODUCES", release, feature, "introduces.stated_stability",
+        facts.append(_code_fact("introduces.stated_stability", release, feature,
                            doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
-                           STABILITY_WORDS[m.group(1).lower()]))
+                           m.group(1).lower()))
     return facts
 
 
 def _trailing_stability(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
     """A stability word after a feature's name: "our Android GPU backend prototype"."""
-    return [_fact("INTRODUCES", release, _entity(span), "introduces.stated_stability", span.sent,
-                  STABILITY_WORDS[trailing.group(1).lower()])
+    return [_code_fact("introduces.stated_stability", release, _entity(span), span.sent,
+                  trailing.group(1).lower())
             for span in inside if span.label_ == "Feature"
             and (trailing := _TRAILING_STABILITY.match(_text(doc), span.end_char))]
 
@@ -412,7 +364,7 @@ def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
         heading = heading.partition(":")[0]
     words = set(re.findall(r"[\w.+/]+", heading))
     return [replace(fact, type="SUPPORTS", source=fact.target, target=_entity(span),
-                    rule="supports.named_in_feature", stability=None)
+                    rule=CODE_RULES["supports.named_in_feature"].id, stability=None)
             for span in inside if span.label_ in ("Hardware", "Platform")
             and set(re.findall(r"[\w.+/]+", span.text)) <= words]
 
@@ -429,9 +381,9 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     intro = list(_LIST_INTRO.finditer(rest))
     items = _listed_items(rest[intro[-1].end():] if intro else rest)
     listed = [Entity("Feature", item) for item in items] if items else []
-    word = _STABILITY_WORD.search(text[:intro[-1].start() + verb.end()] if intro else text)
-    stability = STABILITY_WORDS[word.group(1).lower()] if word else None
-    return [_fact("INTRODUCES", release, feature, "introduces.added_bullet", evidence, stability)
+    word = stability.WORD.search(text[:intro[-1].start() + verb.end()] if intro else text)
+    stated = word.group(1).lower() if word else None
+    return [_code_fact("introduces.added_bullet", release, feature, evidence, stated)
             for feature in dict.fromkeys(known + listed)]
 
 
@@ -514,7 +466,7 @@ def _predicate_start(doc: Doc, start: int, end: int) -> int:
 
 
 _STATED_STABILITY = re.compile(
-    r"\b(stable|beta|prototype|experimental)\s+"
+    rf"\b({stability.WORDS})\s+"
     r"(?:level\s+(?:support\s+for\s+)?|support\s+for\s+)(?P<name>(?:[^;:,.()]|\.(?=\w))+)",
     re.I)
 _NAME_STOP = re.compile(
@@ -525,7 +477,6 @@ _DOCS_LIST = re.compile(r"\b(tutorials?|user guides?|recipes?|documentation)\s*:
 _ADDED = re.compile(r"^\W*(?:added|adds|introduced|introduces|new)\s+(?:support\s+for\s+)?", re.I)
 _NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|tests?)\b", re.I)
 _LIST_INTRO = re.compile(r"\b(?:across|including|such as|like)\s+", re.I)
-_STABILITY_WORD = re.compile(r"\b(stable|beta|prototype|experimental)\b", re.I)
 _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transform",
                   "transforms", "filter", "filters", "transformation", "transformations",
                   "function", "functions", "support", "and", "both", "several", "more"}
@@ -560,16 +511,16 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
         first = span.text.split()[0].lower() if span.label_ == "Feature" else ""
         library = (library_names or {}).get(first)
         if library and len(span.text.split()) > 1:
-            facts.append(_fact("PART_OF", _entity(span), Entity("Library", library),
-                               "part_of.named_after_library", span.sent))
+            facts.append(_code_fact("part_of.named_after_library", _entity(span),
+                                    Entity("Library", library), span.sent))
     return facts
 
 
 def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
     """A feature whose name names hardware or a platform ("Android GPU backend") supports it."""
     features = [s for s in spans if s.label_ == "Feature"]
-    return [_fact("SUPPORTS", _entity(feature), _entity(device), "supports.named_in_feature",
-                  feature.sent)
+    return [_code_fact("supports.named_in_feature", _entity(feature), _entity(device),
+                       feature.sent)
             for device in doc.spans.get("ptkg_inner", [])
             for feature in features if feature.start <= device.start and device.end <= feature.end]
 
@@ -579,7 +530,7 @@ def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
     if subject is None or not subject.name.startswith(CORE_LIBRARY + " "):
         return []
     return [
-        _fact("RELEASED_WITH", _entity(s), subject, "released_with.core_release_post", s.sent)
+        _code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
         for s in spans
         if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
     ]
@@ -614,8 +565,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         source = _entity(relation.source) if relation.source is not None else None
         if source is None and not relation.implied_source:
             continue
-        if source is None and relation.type in ENDPOINTS and section.feature is not None \
-                and "Feature" in ENDPOINTS[relation.type][0]:
+        if source is None and section.feature is not None \
+                and "Feature" in RELATION_TYPES[relation.type].sources:
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic

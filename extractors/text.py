@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ptkg.extractors.components import STABILITY_MARKER
+from ptkg.extractors.stability import MARKER
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HTML = re.compile(r"<!--.*?-->|<[^<>\n]{1,400}>", re.S)
@@ -77,7 +77,7 @@ def _looks_like_prose(raw: str) -> bool:
     stripped = raw.strip()
     if is_code_line(raw) or not stripped:
         return False
-    return bool(STABILITY_MARKER.match(stripped)) or (
+    return bool(MARKER.match(stripped)) or (
         len(stripped.split()) >= 6 and stripped[-1] in ".!?" and stripped[0].isupper())
 
 

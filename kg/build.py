@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ import networkx as nx
 
 from .cache import CacheStats, ExtractionCache, default_cache_dir, run_cached_extraction
 from .errors import InputError
-from .graph import build_graph, write_graph
+from .graph import build_graph, graph_counts, write_graph
 from .readers import read_posts
 from .records import Skip, SkipReport
 
@@ -86,7 +85,5 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
 def summarize(graph: nx.MultiDiGraph, posts: int, skipped: list[Skip],
               seconds: float) -> BuildSummary:
     """Count nodes per label and edges per type."""
-    nodes = Counter(data["label"] for _, data in graph.nodes(data=True))
-    edges = Counter(key for _, _, key in graph.edges(keys=True))
-    return BuildSummary(posts, dict(sorted(nodes.items())), dict(sorted(edges.items())),
-                        skipped, seconds)
+    nodes, edges = graph_counts(graph)
+    return BuildSummary(posts, nodes, edges, skipped, seconds)

@@ -1,13 +1,13 @@
 """The extraction cache: each post's facts, kept on disk so a rebuild extracts only what changed.
 
-An entry is the :class:`~ptkg.extract.PostFacts` of one post, as JSON (never pickle), found by
+An entry is the :class:`~ptkg.records.PostFacts` of one post, as JSON (never pickle), found by
 two hashes:
 
 - the **extractor version** (:func:`extractor_version`): SHA-256 of everything extraction
-  depends on — the ptkg version, the pattern files in ``extractors/patterns/``, the source of
-  ``kg/extract.py``, ``kg/text.py`` and ``extractors/components.py`` and of the pipeline
-  functions that run them (``load_nlp``, ``extract_posts``), the spaCy version, and the model
-  (package name and version, or ``blank``), plus :data:`ENTRY_FORMAT`;
+  depends on — every file of the extraction package (``extractors/``: its code and its pattern
+  files), the contract it checks facts against (``kg/schema.py``) and the records it makes
+  (``kg/records.py``), the ptkg version, the spaCy version, and the model (package name and
+  version, or ``blank``), plus :data:`ENTRY_FORMAT`;
 - the **post key** (:func:`post_key`): SHA-256 of the post's url, title, date, author and text
   (where its chunks came from, ``Post.spans``, does not count: extraction does not read it).
 
@@ -41,22 +41,23 @@ import contextlib
 import functools
 import hashlib
 import importlib.metadata
-import inspect
 import json
 import os
 import re
 import shutil
-import tempfile
 import typing
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 
-from . import __version__, pipeline
-from . import extract as extract_module
-from . import text as text_module
-from .extract import PostFacts
-from .records import Post
+from ptkg import __version__, extractors, records, schema
+from ptkg.extractors import pipeline
+
+from .files import write_atomic
+from .records import Post, PostFacts
+
+#: The extraction package: every file under it is part of the extractor version.
+EXTRACTION_PACKAGE = Path(extractors.__file__).resolve().parent
 
 ENTRY_FORMAT = 1
 FORMAT = "ptkg-extraction-cache"
@@ -98,22 +99,19 @@ def extractor_version(model: str) -> ExtractorVersion:
     PtkgError
         The model is not installed (as the build itself would).
     """
-    from ptkg.extractors import components
-
     parts = {
         "entry format": str(ENTRY_FORMAT),
         "ptkg": __version__,
         "spacy": _distribution_version("spacy"),
         "model": _model_identity(model),
     }
-    for path in sorted(components.PATTERNS_DIR.iterdir()):
-        if path.is_file():
-            parts[f"patterns/{path.name}"] = _sha256(path.read_bytes())
-    for module in (extract_module, text_module, components):
-        parts[f"source {module.__name__}"] = _sha256(inspect.getsource(module).encode("utf8"))
-    for function in (pipeline.load_nlp, pipeline.extract_posts):
-        parts[f"source {function.__module__}.{function.__name__}"] = _sha256(
-            inspect.getsource(function).encode("utf8"))
+    files = [p for p in sorted(EXTRACTION_PACKAGE.rglob("*"))
+             if p.is_file() and p.suffix in (".py", ".jsonl") and "__pycache__" not in p.parts]
+    for path in files:
+        parts[f"extractors/{path.relative_to(EXTRACTION_PACKAGE).as_posix()}"] = _sha256(
+            path.read_bytes())
+    for module in (schema, records):
+        parts[f"kg/{Path(module.__file__).name}"] = _sha256(Path(module.__file__).read_bytes())
     digest = _sha256(json.dumps(parts, sort_keys=True).encode("utf8"))
     return ExtractorVersion(digest, parts)
 
@@ -288,7 +286,7 @@ class ExtractionCache:
         text = json.dumps(entry, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
         try:
             self._prepare()
-            _write_atomic(self.path(key), text)
+            write_atomic(self.path(key), text, fsync=False)
         except OSError:
             self.stats.write_errors += 1
             return
@@ -301,10 +299,10 @@ class ExtractionCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         tag = self.root / "CACHEDIR.TAG"
         if not tag.exists():
-            _write_atomic(tag, _CACHEDIR_TAG)
+            write_atomic(tag, _CACHEDIR_TAG, fsync=False)
         info = {"format": FORMAT, "digest": self.version.digest, "parts": self.version.parts}
-        _write_atomic(self.folder / "version.json",
-                      json.dumps(info, sort_keys=True, indent=1) + "\n")
+        write_atomic(self.folder / "version.json",
+                     json.dumps(info, sort_keys=True, indent=1) + "\n", fsync=False)
         self._ready = True
 
     def touch(self) -> None:
@@ -346,30 +344,6 @@ def _is_version_folder(folder: Path) -> bool:
     return isinstance(info, dict) and info.get("format") == FORMAT
 
 
-@functools.cache
-def _new_file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temp file beside ``path``, then rename it over ``path``.
-
-    No fsync: an entry cut short by a power loss fails its checksum and is recomputed.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf8") as file:
-            os.fchmod(file.fileno(), _new_file_mode())  # mkstemp's 0600, made like any new file
-            file.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 # --------------------------------------------------------------------------- extraction
 
 
@@ -377,10 +351,11 @@ def run_cached_extraction(posts: list[Post], cache: ExtractionCache | None, *,
                           model: str = "en_core_web_sm", jobs: int = 1,
                           progress: Callable[[int], None] | None = None) -> list[PostFacts]:
     """The facts of every post, in input order: from the cache when it has them, else
-    extracted (only the misses go to :func:`ptkg.pipeline.iter_extraction`, with ``jobs``).
+    extracted (only the misses go to :func:`ptkg.extractors.pipeline.iter_extraction`, with
+    ``jobs``).
 
     Each extracted post is stored as soon as it is done, so an interrupted build keeps what it
-    extracted. With ``cache=None`` this is :func:`ptkg.pipeline.run_extraction`.
+    extracted. With ``cache=None`` this is :func:`ptkg.extractors.pipeline.run_extraction`.
     """
     progress = progress or (lambda n: None)
     if cache is None:

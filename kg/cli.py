@@ -1,4 +1,9 @@
-"""The ``ptkg`` command line: each command parses, calls one library function and prints."""
+"""The ``ptkg`` command line: each command parses, calls one library function and prints.
+
+The group keeps one :class:`Session` in ``ctx.obj``: the store a command reads (a graph file or
+a Neo4j server, :func:`ptkg.stores.open_store`) is opened there once, on first use, and
+closed when the command ends (``call_on_close``).
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,61 @@ import click
 
 from . import __version__
 from .errors import PtkgError, QueryError
+from .stores import DEFAULT_GRAPH, GRAPH_VARIABLE, default_target, is_server
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-DEFAULT_GRAPH = "out/graph.json"
+
+
+class Session:
+    """What one ``ptkg`` invocation has open: the stores it read, by target."""
+
+    def __init__(self) -> None:
+        self.stores: dict[str, object] = {}
+
+    def store(self, target: str | None, settings=None):
+        """The store of ``target`` (None: ``$PTKG_GRAPH``, else the default, with a note)."""
+        from .stores import open_store
+
+        if target is None:
+            target, builtin = default_target()
+            if builtin:
+                click.echo(f"reading {DEFAULT_GRAPH} (the default: give --graph or set "
+                           f"{GRAPH_VARIABLE})", err=True)
+        if target not in self.stores:
+            if is_server(target) and settings is None:
+                settings = neo4j_settings(None, None, None, None)
+            self.stores[target] = open_store(target, neo4j=settings)
+        return self.stores[target]
+
+    def close(self) -> None:
+        for store in self.stores.values():
+            store.close()
+        self.stores.clear()
+
+
+def open_store_of(target: str | None, settings=None):
+    """The store of ``target`` in the current command's session."""
+    return click.get_current_context().find_object(Session).store(target, settings)
+
+
+def load_graph(target: str | None):
+    """The graph a command reads: from a graph file, or fetched from a Neo4j server."""
+    return open_store_of(target).graph()
 
 
 def graph_option(function):
-    """``--graph PATH``: the graph file a command reads."""
-    return click.option("--graph", "graph_path", default=DEFAULT_GRAPH, show_default=True,
-                        type=click.Path(dir_okay=False), help="Graph JSON file.")(function)
+    """``--graph PATH|URI``: the graph a command reads (a file, or a Neo4j bolt:// URI)."""
+    return click.option(
+        "--graph", "graph_path", envvar=GRAPH_VARIABLE, show_envvar=True, metavar="PATH|URI",
+        help=f"Graph JSON file, or a Neo4j bolt:// URI  [default: {DEFAULT_GRAPH}]")(function)
+
+
+def output_graph_option(function):
+    """``--graph PATH``: the graph file a command writes."""
+    return click.option(
+        "--graph", "graph_path", envvar=GRAPH_VARIABLE, show_envvar=True, default=DEFAULT_GRAPH,
+        show_default=True, type=click.Path(dir_okay=False),
+        help="The graph JSON file to write.")(function)
 
 
 def output_format_option(function):
@@ -65,7 +116,7 @@ def neo4j_settings(uri, user, password, database):
     Also keeps the driver's log (connection and retry warnings) off stderr, unless logging was
     configured: a failure ends in one ``Error:`` line.
     """
-    from .neo4j_store import Neo4jSettings
+    from .stores.neo4j_store import Neo4jSettings
 
     driver_log = logging.getLogger("neo4j")
     if not driver_log.hasHandlers():
@@ -73,11 +124,13 @@ def neo4j_settings(uri, user, password, database):
     return Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
 
 
-def run_neo4j_query(settings, cypher: str, params: dict):
-    """Run a read-only query in Neo4j: (columns, rows), as ``ptkg.cypher.run_query`` gives."""
-    from .neo4j_store import connect, run_query
-    with connect(settings) as driver:
-        return run_query(driver, cypher, params, settings.database)
+def query_store(graph_path, backend, uri, user, password, database):
+    """The store ``query`` and ``queries run`` read: ``--backend neo4j`` or a bolt:// --graph
+    is a server (with the connection options), anything else a graph file."""
+    if backend == "neo4j" or (graph_path and is_server(graph_path)):
+        settings = neo4j_settings(uri, user, password, database)
+        return open_store_of(graph_path if backend != "neo4j" else settings.uri, settings)
+    return open_store_of(graph_path)
 
 
 def translate_errors(function):
@@ -93,26 +146,27 @@ def translate_errors(function):
     return wrapper
 
 
-def load_graph(path: str):
-    from .graph import read_graph
-    return read_graph(path)
-
-
 @click.group(context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="ptkg")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Build and query a knowledge graph of PyTorch releases, features and hardware.
+
+    Commands that read a graph take --graph (a graph file, or a Neo4j bolt:// URI); without
+    it, $PTKG_GRAPH, else out/graph.json.
 
     \b
     Example:
         ptkg build data/seed_sample.txt --graph out/graph.json
         ptkg query 'MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) RETURN r.name, f.name'
     """
+    ctx.obj = ctx.ensure_object(Session)
+    ctx.call_on_close(ctx.obj.close)
 
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path())
-@graph_option
+@output_graph_option
 @click.option("--model", default="en_core_web_sm", show_default=True,
               help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components alone.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
@@ -140,6 +194,9 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
     from .build import build as run_build
     from .records import SkipReport
 
+    if is_server(graph_path):
+        raise click.UsageError("build writes a graph file: give --graph PATH, then load it "
+                               "with `ptkg neo4j load`")
     bar = None
     skips = SkipReport(strict=strict)
 
@@ -175,7 +232,7 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
 
 
 def _write_report(path: str, skipped: list) -> None:
-    from .graph import write_atomic
+    from .files import write_atomic
 
     try:
         write_atomic(path, "".join(f"{skip}\n" for skip in skipped))
@@ -198,14 +255,12 @@ def stats(graph_path) -> None:
     Example:
         ptkg stats --graph out/graph.json
     """
-    from .build import summarize
+    from .graph import graph_counts
 
-    graph = load_graph(graph_path)
-    summary = summarize(graph, sum(1 for _, d in graph.nodes(data=True)
-                                   if d["label"] == "Post"), [], 0.0)
-    click.echo(f"{graph_path}: {sum(summary.nodes.values())} nodes, "
-               f"{sum(summary.edges.values())} edges")
-    _echo_counts(summary.nodes, summary.edges)
+    store = open_store_of(graph_path)
+    nodes, edges = graph_counts(store.graph())
+    click.echo(f"{store.location}: {sum(nodes.values())} nodes, {sum(edges.values())} edges")
+    _echo_counts(nodes, edges)
 
 
 @main.command()
@@ -223,14 +278,12 @@ def query(cypher, graph_path, fmt, params, backend, uri, user, password, databas
           WHERE r.name = $release RETURN f.name, i.stability' --param release="PyTorch 1.8"
         ptkg query --backend neo4j 'MATCH (l:Library)-[:HAS_RELEASE]->(r) RETURN l.name, COUNT(r)'
     """
-    from .cypher import format_rows, parse_param, run_query
+    from .cypher import parse_param
+    from .output import format_rows
 
     bound = dict(parse_param(p) for p in params)
-    if backend == "neo4j":
-        settings = neo4j_settings(uri, user, password, database)
-        columns, rows = run_neo4j_query(settings, cypher, bound)
-    else:
-        columns, rows = run_query(load_graph(graph_path), cypher, bound)
+    store = query_store(graph_path, backend, uri, user, password, database)
+    columns, rows = store.query(cypher, bound)
     click.echo(format_rows(columns, rows, fmt), nl=False)
 
 
@@ -252,7 +305,8 @@ def show(name, graph_path) -> None:
     if not nodes:
         close = closest_names(graph, name)
         hint = f"; closest: {', '.join(close)}" if close else ""
-        raise click.ClickException(f"no entity named {name!r} in {graph_path}{hint}")
+        raise click.ClickException(f"no entity named {name!r} in "
+                                   f"{open_store_of(graph_path).location}{hint}")
     click.echo("\n\n".join(describe(graph, node) for node in nodes))
 
 
@@ -271,8 +325,8 @@ def eval_command(gold_paths, graph_path, fmt, show_errors) -> None:
     Example:
         ptkg eval --gold tests/gold/sample.json --graph out/graph.json
     """
-    from .cypher import format_rows
     from .evaluate import evaluate, read_gold, report_rows
+    from .output import format_rows
 
     report = evaluate(load_graph(graph_path), read_gold(list(gold_paths)))
     columns = ["part", "name", "precision", "recall", "f1", "tp", "predicted", "gold"]
@@ -327,24 +381,28 @@ def neo4j_load(graph_path, uri, user, password, database, batch_size, wipe, prog
     """
     from tqdm import tqdm
 
-    from .neo4j_store import LABELS, connect, graph_counts
-    from .neo4j_store import load_graph as load_into_neo4j
-    from .neo4j_store import wipe as wipe_neo4j
+    from .graph import graph_counts
+    from .schema import LABELS
+    from .stores.neo4j_store import Neo4jStore
+    from .stores.neo4j_store import wipe as wipe_neo4j
 
+    if graph_path is not None and is_server(graph_path):
+        raise click.UsageError("--graph names the graph file to load; give the server with "
+                               "--uri or NEO4J_URI")
     graph = load_graph(graph_path)
-    settings = neo4j_settings(uri, user, password, database)
-    where = f"{settings.display_uri} (database {settings.database})"
-    with connect(settings) as driver:
-        if wipe:
-            labels = set(LABELS) | set(graph_counts(graph)[0])
-            deleted = wipe_neo4j(driver, settings.database, labels=labels)
-            click.echo(f"wiped {deleted} ptkg nodes from {where}")
-        total = graph.number_of_nodes() + graph.number_of_edges()
-        with tqdm(total=total, unit="row", desc="loading", file=sys.stderr,
-                  disable=not progress if progress is not None else None) as bar:
-            summary = load_into_neo4j(driver, graph, settings.database, batch_size,
-                                      progress=bar.update)
-    click.echo(f"loaded {graph_path} into {where}: {sum(summary.nodes.values())} nodes, "
+    server = Neo4jStore(neo4j_settings(uri, user, password, database))
+    click.get_current_context().call_on_close(server.close)
+    where = server.location
+    if wipe:
+        labels = set(LABELS) | set(graph_counts(graph)[0])
+        deleted = wipe_neo4j(server.driver, server.settings.database, labels=labels)
+        click.echo(f"wiped {deleted} ptkg nodes from {where}")
+    total = graph.number_of_nodes() + graph.number_of_edges()
+    with tqdm(total=total, unit="row", desc="loading", file=sys.stderr,
+              disable=not progress if progress is not None else None) as bar:
+        summary = server.load(graph, batch_size=batch_size, progress=bar.update)
+    source = graph_path or default_target()[0]
+    click.echo(f"loaded {source} into {where}: {sum(summary.nodes.values())} nodes, "
                f"{sum(summary.relationships.values())} relationships in {summary.batches} "
                f"batches, {summary.seconds:.1f}s; the counts in Neo4j match the graph")
     _echo_counts(summary.nodes, summary.relationships)
@@ -505,7 +563,7 @@ def render(graph_path, out_path, focus, depth, labels, release, min_mentions,
         raise click.UsageError("--timeline draws every release: it takes no --focus, --label, "
                                "--release or --min-mentions")
     graph = load_graph(graph_path)
-    title = f"ptkg: {Path(graph_path).name}"
+    title = f"ptkg: {Path(graph_path or default_target()[0]).name}"
     if as_timeline:
         summary = render_timeline(graph, out_path, title=f"{title} timeline")
         counts = summary.counts
@@ -541,8 +599,8 @@ def queries_list(fmt) -> None:
     Example:
         ptkg queries list --format json
     """
-    from .cypher import format_rows
     from .named_queries import load_queries
+    from .output import format_rows
 
     rows = [[q.name, q.usage(), q.description] for q in load_queries().values()]
     click.echo(format_rows(["name", "params", "description"], rows, fmt), nl=False)
@@ -577,18 +635,15 @@ def queries_run(name, params, graph_path, fmt, backend, uri, user, password, dat
         ptkg queries run features-by-release --param release="PyTorch 1.8"
         ptkg queries run hardware-support --param hardware=MPS --backend neo4j
     """
-    from .cypher import format_rows, parse_param
+    from .cypher import parse_param
     from .named_queries import check_params, get_query, run_named_query
+    from .output import format_rows
 
     named = get_query(name)
     given = dict(parse_param(p) for p in params)
-    if backend == "neo4j":
-        bound = check_params(named, given)
-        settings = neo4j_settings(uri, user, password, database)
-        columns, rows = run_neo4j_query(settings, named.text, bound)
-    else:
-        check_params(named, given)  # before reading the graph: a usage error comes first
-        columns, rows = run_named_query(load_graph(graph_path), named, given)
+    check_params(named, given)  # before reading the graph: a usage error comes first
+    store = query_store(graph_path, backend, uri, user, password, database)
+    columns, rows = run_named_query(store, named, given)
     click.echo(format_rows(columns, rows, fmt), nl=False)
 
 

@@ -1,76 +1,24 @@
-"""Cypher on the NetworkX graph, through grand-cypher, with parameters and three output formats.
+"""Cypher text: literals, parameters, row order, and the builders of the statements ptkg sends.
 
-:func:`run_query` runs a read-only Cypher query on a ptkg ``MultiDiGraph`` and returns the
-column names (in RETURN order) and the rows. grand-cypher matches labels and relationship types
-through a ``__labels__`` set on nodes and edges, so queries run on a *query view*: a copy of the
-graph whose nodes carry ``{label}`` and whose edges carry ``{type}``, built in sorted node and
-edge order (so rows come out in the same order whatever order the graph was built in) and cached
-per graph object. ``__labels__`` never reaches the results.
-
-grand-cypher has no parameters: :func:`bind_params` replaces each ``$name`` outside string
-literals and comments with a quoted literal that no value can break out of. Errors, syntax or
-run time, become one-line :class:`~ptkg.errors.QueryError` messages.
-
-The Cypher subset that grand-cypher 1.2.0 runs (write named queries that also run on Neo4j in
-the intersection of both):
-
-Works
-    ``MATCH`` with labels, ``:A|B`` label and type alternatives, inline ``{key: value}``
-    properties, ``->`` and ``<-`` relationships, variable length ``*n`` and ``*min..max``
-    (``*0..n`` too, at most 100 hops); several ``MATCH`` clauses (joined); ``WHERE`` with
-    ``= <> < <= > >=``, ``AND``/``OR``/``NOT``, parentheses, ``IN [literal list]``,
-    ``IS NULL`` (write ``NOT x IS NULL``), ``CONTAINS``, ``STARTS WITH``, ``ENDS WITH``,
-    ``EXISTS { MATCH ... }``, arithmetic; ``RETURN`` of properties, whole nodes and
-    relationships, ``ID(n)``, ``type(r)``, ``toLower``, ``toUpper``, ``trim``, ``size``,
-    ``coalesce``, ``AS`` aliases, ``DISTINCT``; the aggregates ``COUNT``, ``SUM``, ``AVG``,
-    ``MIN``, ``MAX`` and ``COLLECT``, grouped by the other items; ``ORDER BY`` (properties,
-    aliases, aggregates; ``ASC``/``DESC``), ``SKIP``, ``LIMIT``; ``//`` comments; keywords in any
-    case, except ``EXISTS`` and the aggregate names.
-
-Does not work
-    ``OPTIONAL MATCH``, ``WITH``, ``UNWIND``, ``UNION``, ``CALL``, any write clause;
-    comma-separated patterns in one ``MATCH`` (use one ``MATCH`` per pattern); undirected
-    ``-[]-`` patterns (they only match edges present in both directions); lower-case aggregate
-    names and ``exists`` (write ``COUNT(x)``, ``EXISTS``); ``COUNT(*)``, ``COUNT(DISTINCT x)``;
-    ``STARTS WITH`` with more than one space; single-quoted strings; ``/* */`` comments; ``=~``;
-    ``IS NOT NULL``; ``x IN n.list`` (only a literal list on the right); expressions other than
-    function calls in ``RETURN``; ``RETURN DISTINCT`` together with ``AS`` or with an aggregate
-    (rejected here); named paths ``p = (...)`` (rejected here: grand-cypher returns every
-    parallel edge of a MultiDiGraph, in the wrong order); a trailing ``;``.
-
-Differs from Neo4j
-    Distinct variables of one connected pattern match distinct nodes. ``COUNT(x.prop)`` counts
-    nulls too, ``SUM`` and ``AVG`` read null as 0, and ``MIN``/``MAX``/``ORDER BY`` over a
-    property that is null on some rows and a string on others fail (order by
-    ``coalesce(x.prop, "") AS key`` instead). Column names are grand-cypher's rendering of each
-    item (``f.name``, ``COUNT(f)``, ``toLower(f.name)``): give items an ``AS`` alias for names
-    that are the same on both engines. Without ``ORDER BY`` the rows are sorted (Neo4j leaves
-    them in any order); with it, ties keep the view's sorted node order.
+One home for Cypher as text, shared by both stores and the exports: :func:`quote_literal` and
+:func:`quote_name` write values and names no input can break out of; :func:`bind_params` and
+:func:`parse_param` handle ``$name`` parameters (the NetworkX store binds them as literals, the
+Neo4j store sends real parameters); :func:`row_sort_key` is the row order both stores give a
+query without ``ORDER BY``; the ``*_query`` builders are the statements of a Neo4j load, wipe
+and count (their text is pinned by unit tests).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import re
-import unicodedata
-import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-import networkx as nx
-from grandcypher import GrandCypherExecutor, GrandCypherTransformer, _GrandCypherGrammar
-from lark import Token, Tree
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
+from ptkg.errors import QueryError
 
-from .errors import QueryError
-
-FORMATS = ("table", "json", "csv")
-
-_LABELS = "__labels__"
-_VIEWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
 _SCANNER = re.compile(
     r"""
       "(?:[^"\\]|\\.)*(?:"|\\?\Z)    # double-quoted string (unterminated: to the end)
@@ -82,113 +30,9 @@ _SCANNER = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+
 _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
                    "\b": "\\b", "\f": "\\f"}
-_UNSUPPORTED_WORDS = {"OPTIONAL", "WITH", "UNWIND", "UNION", "CALL", "CREATE", "MERGE", "SET",
-                      "DELETE", "DETACH", "REMOVE", "FOREACH", "LOAD"}
-_UPPER_CASE_ONLY = {"COUNT", "SUM", "AVG", "MIN", "MAX", "COLLECT", "EXISTS"}
-_EMPTY_AGGREGATES = {"COUNT": 0, "SUM": 0, "COLLECT": []}
-
-
-def run_query(
-    graph: nx.MultiDiGraph, query: str, params: Mapping[str, object] | None = None
-) -> tuple[list[str], list[list[object]]]:
-    """Run a Cypher query on a ptkg graph.
-
-    Parameters
-    ----------
-    graph : networkx.MultiDiGraph
-        A ptkg graph: nodes with a ``label``, edges keyed by relationship type.
-    query : str
-        Cypher text in the subset grand-cypher runs (see the module docstring).
-    params : Mapping[str, object], optional
-        Values for the ``$name`` parameters of the query (see :func:`bind_params`).
-
-    Returns
-    -------
-    tuple[list[str], list[list[object]]]
-        The column names in RETURN order and one list of values per row. Whole nodes and
-        relationships are plain dicts of their properties, with sorted keys. Without
-        ``ORDER BY`` the rows are sorted.
-
-    Raises
-    ------
-    QueryError
-        If a parameter is missing, or the query does not parse or cannot run.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> g = nx.MultiDiGraph()
-    >>> g.add_node("Release:PyTorch 1.8", label="Release", name="PyTorch 1.8")
-    >>> g.add_node("Feature:torch.fx", label="Feature", name="torch.fx")
-    >>> _ = g.add_edge("Release:PyTorch 1.8", "Feature:torch.fx", key="INTRODUCES",
-    ...                type="INTRODUCES", stability="Beta")
-    >>> run_query(g, "MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) "
-    ...              "WHERE r.name = $release RETURN f.name, i.stability",
-    ...           {"release": "PyTorch 1.8"})
-    (['f.name', 'i.stability'], [['torch.fx', 'Beta']])
-    """
-    tree = _parse(bind_params(query, params or {}))
-    executor = _plan(query_view(graph), tree)
-    kinds = _return_item_kinds(tree)
-    keys = _column_keys(kinds, executor)
-    rows = _collect_rows(_execute(executor), keys, _variable_length_edges(tree))
-    if not rows and all(kinds):
-        rows = _empty_aggregate_rows(executor)
-    if executor._order_by is None:
-        rows.sort(key=_row_sort_key)
-    return keys, rows
-
-
-def query_view(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """Return the labelled copy of ``graph`` that grand-cypher queries, cached per graph.
-
-    Parameters
-    ----------
-    graph : networkx.MultiDiGraph
-        A ptkg graph.
-
-    Returns
-    -------
-    networkx.MultiDiGraph
-        A copy in sorted node and edge order whose nodes have ``__labels__ = {label}`` and whose
-        edges have ``__labels__ = {type}`` (the edge key when ``type`` is absent).
-
-    Notes
-    -----
-    Building the view takes two to three times ``graph.copy()``: 0.1 s for 14,000 edges, 0.3 s
-    for 30,000, five to fifteen times a simple query. So it is kept, weakly, for as long as
-    ``graph`` lives, and rebuilt when the number of nodes or edges changes. After changing
-    attribute values in place, call :func:`clear_query_cache`.
-    """
-    signature = (graph.number_of_nodes(), graph.number_of_edges())
-    cached = _VIEWS.get(graph)
-    if cached is not None and cached[0] == signature:
-        return cached[1]
-    view = _build_view(graph)
-    _VIEWS[graph] = (signature, view)
-    return view
-
-
-def clear_query_cache() -> None:
-    """Forget every cached query view (see :func:`query_view`)."""
-    _VIEWS.clear()
-
-
-def _build_view(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """Copy ``graph`` in sorted order with ``__labels__`` on every node and edge."""
-    view = nx.MultiDiGraph()
-    view.add_nodes_from(
-        (node, {**data, _LABELS: {data["label"]} if "label" in data else set()})
-        for node, data in sorted(graph.nodes(data=True), key=lambda item: str(item[0]))
-    )
-    edges = sorted(graph.edges(keys=True, data=True), key=lambda edge: tuple(map(str, edge[:3])))
-    view.add_edges_from(
-        (u, v, key, {**data, _LABELS: {data.get("type", key)}}) for u, v, key, data in edges
-    )
-    return view
-
 
 def bind_params(query: str, params: Mapping[str, object]) -> str:
     """Replace each ``$name`` outside string literals and comments with its quoted value.
@@ -232,7 +76,6 @@ def bind_params(query: str, params: Mapping[str, object]) -> str:
         names = ", ".join(f"${name}" for name in dict.fromkeys(missing))
         raise QueryError(f"missing value for query parameter(s) {names}")
     return text
-
 
 def quote_literal(value: object) -> str:
     """Write a Python value as a Cypher literal that reads back as the same value.
@@ -279,7 +122,6 @@ def quote_literal(value: object) -> str:
         "give a string, number, boolean, null or a list of these"
     )
 
-
 def _escape_char(char: str) -> str:
     """Escape one character of a string literal (the escapes Cypher and Python share)."""
     if char in _STRING_ESCAPES:
@@ -288,7 +130,6 @@ def _escape_char(char: str) -> str:
         return char
     code = ord(char)
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
-
 
 def parse_param(text: str) -> tuple[str, object]:
     """Read a ``--param`` option: ``name=value`` gives a string, ``name:=json`` a JSON value.
@@ -326,7 +167,6 @@ def parse_param(text: str) -> tuple[str, object]:
         raise QueryError(f"bad parameter name {name!r}: use letters, digits and _")
     return name, _parse_json_value(name, value) if is_json else value
 
-
 def _parse_json_value(name: str, text: str) -> object:
     """Read the JSON value of parameter ``name`` and check Cypher can write it."""
     try:
@@ -336,161 +176,7 @@ def _parse_json_value(name: str, text: str) -> object:
     quote_literal(value)
     return value
 
-
-def _parse(query: str) -> Tree:
-    """Parse ``query`` with grand-cypher's grammar; reject named paths."""
-    try:
-        tree = _GrandCypherGrammar.parse(query)
-    except UnexpectedInput as exc:
-        raise QueryError(_syntax_message(exc, query)) from exc
-    if any(tree.find_data("path_clause")):
-        raise QueryError(
-            "named paths (p = ...) are not supported: return the nodes and relationships instead"
-        )
-    return tree
-
-
-def _syntax_message(exc: UnexpectedInput, query: str) -> str:
-    """A one-line message for a lark parse error: where, what, and a hint."""
-    position = exc.pos_in_stream
-    if isinstance(exc, UnexpectedEOF) or position is None or not 0 <= position < len(query):
-        text = query.rstrip()
-        line = text.count("\n") + 1
-        column = len(text) - (text.rfind("\n") + 1) + 1
-        return f"Cypher syntax error at line {line}, column {column}: unexpected end of query"
-    found = re.match(r"\w+|\S", query[position:])
-    word = found.group() if found else query[position]
-    message = f"Cypher syntax error at line {exc.line}, column {exc.column}: unexpected {word!r}"
-    return message + _syntax_hint(query[:position], word)
-
-
-def _syntax_hint(before: str, word: str) -> str:
-    """Explain the common cases of grand-cypher's subset, else nothing."""
-    if word.upper() in _UNSUPPORTED_WORDS:
-        return f" ({word.upper()} is not supported by grand-cypher)"
-    previous = re.search(r"(\w+)\s*\Z", before)
-    name = previous.group(1).upper() if previous else ""
-    if word in ("(", "{") and name in _UPPER_CASE_ONLY:
-        return f" (write {name} in upper case)"
-    return ""
-
-
-def _plan(view: nx.MultiDiGraph, tree: Tree) -> GrandCypherExecutor:
-    """Turn the parse tree into grand-cypher's executor, as ``GrandCypher.run`` does.
-
-    grand-cypher has no public way to reuse a parse tree or to read the RETURN items, so this
-    module reads ``_GrandCypherGrammar`` and a few executor attributes (``_return_requests``,
-    ``_aggregate_functions``, ``_entity2alias``, ``_distinct``, ``_order_by``, ``_skip``,
-    ``_limit``); pyproject pins grand-cypher below 2 and the tests cover each of them.
-    """
-    transformer = GrandCypherTransformer(view)
-    try:
-        transformer.transform(tree)
-    except VisitError as exc:
-        raise QueryError(f"cannot run Cypher query: {_one_line(exc.orig_exc)}") from exc
-    return transformer._executors[0]
-
-
-def _column_keys(kinds: list[bool], executor: GrandCypherExecutor) -> list[str]:
-    """The result key of each RETURN item, in RETURN order; reject what grand-cypher drops.
-
-    ``kinds`` says which items are aggregates: grand-cypher keeps the plain items and the
-    aggregates in two lists, and returns its columns in neither RETURN order.
-    """
-    plain = iter(executor._return_requests)
-    aggregates = iter(executor._aggregate_functions)
-    keys = []
-    for is_aggregate in kinds:
-        name = str(next(aggregates) if is_aggregate else next(plain))
-        keys.append(str(executor._entity2alias.get(name, name)))
-    duplicates = sorted({key for key in keys if keys.count(key) > 1})
-    if duplicates:
-        raise QueryError(
-            f"two RETURN items give the column {duplicates[0]!r}: give each a distinct AS alias"
-        )
-    if executor._distinct and (executor._aggregate_functions or executor._entity2alias):
-        raise QueryError(
-            "RETURN DISTINCT cannot be combined with AS or aggregates in grand-cypher"
-        )
-    return keys
-
-
-def _return_item_kinds(tree: Tree) -> list[bool]:
-    """For each item of the main RETURN clause: is it an aggregate?"""
-    query = tree.children[0]
-    clause = next(c for c in query.children if isinstance(c, Tree) and c.data == "return_clause")
-    return [
-        isinstance(item.children[0], Tree) and item.children[0].data == "aggregation_function"
-        for item in clause.children
-        if isinstance(item, Tree) and item.data == "return_item"
-    ]
-
-
-def _variable_length_edges(tree: Tree) -> set[str]:
-    """Names of the relationship variables with a ``*`` length (their values are lists)."""
-    names = set()
-    for edge in tree.find_data("edge_match"):
-        tokens = list(edge.scan_values(lambda value: isinstance(value, Token)))
-        if any(t.type == "MIN_HOP" for t in tokens):
-            names.update(str(t) for t in tokens if t.type == "CNAME")
-    return names
-
-
-def _execute(executor: GrandCypherExecutor) -> dict:
-    """Run the executor; any failure becomes a one-line QueryError."""
-    try:
-        return executor.returns()
-    except Exception as exc:  # grand-cypher raises bare built-in errors on bad queries
-        message = f"cannot run Cypher query: {_one_line(exc)}"
-        if isinstance(exc, TypeError) and "not supported between instances" in str(exc):
-            message += (" (ORDER BY, MIN or MAX over a value that is null on some rows: use"
-                        ' coalesce(x, "") AS key and ORDER BY key)')
-        raise QueryError(message) from exc
-
-
-def _one_line(exc: BaseException) -> str:
-    """``Type: message`` on one line."""
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _collect_rows(raw: dict, keys: list[str], lists: set[str]) -> list[list[object]]:
-    """Turn grand-cypher's ``{column: values}`` into rows of plain values."""
-    columns = {str(key): values for key, values in raw.items()}
-    missing = [key for key in keys if key not in columns]
-    if missing:
-        raise QueryError(f"cannot run Cypher query: grand-cypher returned no column {missing[0]!r}")
-    rows = []
-    for index in range(len(columns[keys[0]])):
-        row = [_plain(columns[key][index]) for key in keys]
-        rows.append([_as_list(v) if k in lists else v for k, v in zip(keys, row, strict=True)])
-    return rows
-
-
-def _plain(value: object) -> object:
-    """A fresh, JSON-like copy: no ``__labels__``, sorted dict keys, sets as sorted lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(value[k]) for k in sorted(value, key=str) if k != _LABELS}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(item) for item in value), key=_sort_key)
-    return value
-
-
-def _as_list(value: object) -> object:
-    """A variable-length relationship is a list, even when it matched one hop."""
-    return [value] if isinstance(value, dict) else value
-
-
-def _empty_aggregate_rows(executor: GrandCypherExecutor) -> list[list[object]]:
-    """The one row Cypher gives for aggregates over no match (grand-cypher gives none)."""
-    if executor._skip or executor._limit == 0:
-        return []
-    return [[_plain(_EMPTY_AGGREGATES.get(f.name)) for f in executor._aggregate_functions]]
-
-
-def _sort_key(value: object) -> tuple:
+def sort_key(value: object) -> tuple:
     """A key that orders values of any type: booleans, numbers, strings, others, then null."""
     if value is None:
         return (4, "")
@@ -502,154 +188,96 @@ def _sort_key(value: object) -> tuple:
         return (2, value)
     return (3, json.dumps(value, ensure_ascii=False, sort_keys=True, default=str))
 
-
-def _row_sort_key(row: Sequence[object]) -> tuple:
+def row_sort_key(row: Sequence[object]) -> tuple:
     """Sort key of a whole row."""
-    return tuple(_sort_key(value) for value in row)
+    return tuple(sort_key(value) for value in row)
 
 
-def format_rows(columns: Sequence[str], rows: Sequence[Sequence[object]], fmt: str) -> str:
-    """Write query results as text, ending with a newline.
-
-    Parameters
-    ----------
-    columns : Sequence[str]
-        The column names, as returned by :func:`run_query`.
-    rows : Sequence[Sequence[object]]
-        The rows, as returned by :func:`run_query`.
-    fmt : str
-        One of :data:`FORMATS` (see :func:`generate_lines`).
-
-    Returns
-    -------
-    str
-        The whole output.
-
-    Raises
-    ------
-    ValueError
-        If ``fmt`` is not one of :data:`FORMATS`.
+def parameter_names(query: str) -> set[str]:
+    """The ``$name`` parameters a query uses (not inside strings or comments).
 
     Examples
     --------
-    >>> print(format_rows(["f.name", "i.stability"], [["torch.fx", "Beta"]], "table"), end="")
-    f.name    i.stability
-    --------  -----------
-    torch.fx  Beta
+    >>> sorted(parameter_names('MATCH (n) WHERE n.a = $a AND n.b = "$no" RETURN n // $c'))
+    ['a']
     """
-    return "\n".join(generate_lines(columns, rows, fmt)) + "\n"
+    return {m.group("name") for m in _SCANNER.finditer(query) if m.group("name")}
 
 
-def generate_lines(
-    columns: Sequence[str], rows: Sequence[Sequence[object]], fmt: str
-) -> Iterator[str]:
-    """Generate the output of query results, one line (a CSV record) at a time, without newline.
+def orders_rows(query: str) -> bool:
+    """Whether the query's final ``RETURN`` has an ``ORDER BY`` (strings and comments ignored).
 
-    Parameters
-    ----------
-    columns : Sequence[str]
-        The column names.
-    rows : Sequence[Sequence[object]]
-        The rows.
-    fmt : str
-        ``table``: aligned columns under a header and a dashed line, null as an empty cell, lists
-        and dicts as compact JSON, control characters escaped. ``json``: a JSON list of objects
-        keyed by column (indent 2, non-ASCII kept), the same text ``json.dumps`` gives.
-        ``csv``: a header and one record per row, null as an empty field, booleans as
-        ``true``/``false``, lists and dicts as JSON text.
-
-    Yields
-    ------
-    str
-        One line of output (a CSV record may hold newlines inside quotes).
-
-    Raises
-    ------
-    ValueError
-        If ``fmt`` is not one of :data:`FORMATS`.
+    Examples
+    --------
+    >>> orders_rows('MATCH (n) RETURN n.name ORDER BY n.name'), orders_rows('RETURN "ORDER BY"')
+    (True, False)
     """
-    writers = {"table": _table_lines, "json": _json_lines, "csv": _csv_lines}
-    if fmt not in writers:
-        raise ValueError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
-    return writers[fmt](list(columns), rows)
+    text = _SCANNER.sub(" ", query)
+    returns = [m.end() for m in re.finditer(r"\bRETURN\b", text, re.IGNORECASE)]
+    tail = text[returns[-1]:] if returns else text
+    return re.search(r"\bORDER\s+BY\b", tail, re.IGNORECASE) is not None
 
 
-def _json_text(value: object) -> str:
-    """Compact JSON for a list or dict inside a table cell or CSV field."""
-    return json.dumps(value, ensure_ascii=False, default=str)
+_SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
+def quote_name(name: str) -> str:
+    """A label, type or property name as Cypher: bare when simple, else in backticks.
 
-def _field_text(value: object) -> str:
-    """The text of one CSV field or table cell, before any escaping."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple, dict)):
-        return _json_text(value)
-    return str(value)
+    Examples
+    --------
+    >>> quote_name("Release"), quote_name("odd `name`")
+    ('Release', '`odd ``name```')
+    """
+    if _SIMPLE_NAME.match(name):
+        return name
+    return "`" + name.replace("`", "``") + "`"
 
+def constraint_name(label: str, key: str) -> str:
+    """The name ptkg gives the uniqueness constraint of ``label``: ``ptkg_Post_url``."""
+    return "ptkg_" + re.sub(r"\W", "_", label) + "_" + re.sub(r"\W", "_", key)
 
-def _cell_text(value: object) -> str:
-    """The text of a table cell: non-printable characters escaped, so rows stay one line."""
-    return "".join(
-        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
-        for char in _field_text(value)
-    )
+def create_constraint_query(label: str, key: str) -> str:
+    """``CREATE CONSTRAINT ... IF NOT EXISTS`` making ``key`` unique among ``label`` nodes."""
+    return (f"CREATE CONSTRAINT {quote_name(constraint_name(label, key))} IF NOT EXISTS "
+            f"FOR (n:{quote_name(label)}) REQUIRE n.{quote_name(key)} IS UNIQUE")
 
+def merge_nodes_query(label: str, key: str) -> str:
+    """One batch of nodes: ``$rows`` of ``{key, props}``; properties replaced, not merged."""
+    return (f"UNWIND $rows AS row "
+            f"MERGE (n:{quote_name(label)} {{{quote_name(key)}: row.key}}) "
+            f"SET n = row.props")
 
-def _display_width(text: str) -> int:
-    """Terminal columns taken by ``text``: wide East Asian characters count 2, combining 0."""
-    return sum(
-        0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
-        for char in text
-    )
+def merge_relationships_query(start_label: str, start_key: str, rel_type: str,
+                              end_label: str, end_key: str) -> str:
+    """One batch of relationships: ``$rows`` of ``{start, end, props}``, endpoints by key."""
+    return (f"UNWIND $rows AS row "
+            f"MATCH (a:{quote_name(start_label)} {{{quote_name(start_key)}: row.start}}) "
+            f"MATCH (b:{quote_name(end_label)} {{{quote_name(end_key)}: row.end}}) "
+            f"MERGE (a)-[r:{quote_name(rel_type)}]->(b) "
+            f"SET r = row.props")
 
+def wipe_query(label: str) -> str:
+    """Delete up to ``$limit`` nodes of ``label`` with their relationships; return how many."""
+    return (f"MATCH (n:{quote_name(label)}) WITH n LIMIT $limit "
+            f"DETACH DELETE n RETURN count(*) AS deleted")
 
-def _pad(text: str, width: int) -> str:
-    """Pad ``text`` with spaces to ``width`` display columns."""
-    return text + " " * (width - _display_width(text))
+def fetch_nodes_query() -> str:
+    """Every node with one of ``$labels``: its labels and properties."""
+    return ("MATCH (n) WHERE any(label IN labels(n) WHERE label IN $labels) "
+            "RETURN labels(n) AS labels, properties(n) AS props")
 
+def fetch_relationships_query() -> str:
+    """Every relationship between nodes with one of ``$labels``: ends, type and properties."""
+    return ("MATCH (a)-[r]->(b) "
+            "WHERE any(label IN labels(a) WHERE label IN $labels) "
+            "AND any(label IN labels(b) WHERE label IN $labels) "
+            "RETURN labels(a) AS start_labels, properties(a) AS start, type(r) AS type, "
+            "properties(r) AS props, labels(b) AS end_labels, properties(b) AS end")
 
-def _table_lines(columns: list[str], rows: Sequence[Sequence[object]]) -> Iterator[str]:
-    """Aligned plain-text columns, two spaces apart, under a header and dashes."""
-    header = [_cell_text(column) for column in columns]
-    cells = [[_cell_text(value) for value in row] for row in rows]
-    columns_text = zip(header, *cells, strict=False)
-    widths = [max(_display_width(text) for text in column) for column in columns_text]
-    yield _table_line(header, widths)
-    yield _table_line(["-" * width for width in widths], widths)
-    for row in cells:
-        yield _table_line(row, widths)
+def count_nodes_query(label: str) -> str:
+    """The number of nodes of ``label`` (read from Neo4j's count store)."""
+    return f"MATCH (n:{quote_name(label)}) RETURN count(n) AS count"
 
-
-def _table_line(texts: Sequence[str], widths: Sequence[int]) -> str:
-    """One table line, without trailing spaces."""
-    return "  ".join(_pad(text, width) for text, width in zip(texts, widths, strict=True)).rstrip()
-
-
-def _json_lines(columns: list[str], rows: Sequence[Sequence[object]]) -> Iterator[str]:
-    """``json.dumps(objects, indent=2, ensure_ascii=False)``, one line at a time."""
-    if not rows:
-        yield "[]"
-        return
-    yield "["
-    for index, row in enumerate(rows):
-        record = dict(zip(columns, row, strict=True))
-        text = json.dumps(record, ensure_ascii=False, indent=2, default=str)
-        lines = text.split("\n")
-        if index < len(rows) - 1:
-            lines[-1] += ","
-        yield from ("  " + line for line in lines)
-    yield "]"
-
-
-def _csv_lines(columns: list[str], rows: Sequence[Sequence[object]]) -> Iterator[str]:
-    """A CSV header and one record per row, through the csv module."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    for record in [columns, *([_field_text(value) for value in row] for row in rows)]:
-        writer.writerow(record)
-        yield buffer.getvalue().removesuffix("\n")
-        buffer.seek(0)
-        buffer.truncate()
+def count_relationships_query(rel_type: str) -> str:
+    """The number of relationships of ``rel_type`` (read from Neo4j's count store)."""
+    return f"MATCH ()-[r:{quote_name(rel_type)}]->() RETURN count(r) AS count"

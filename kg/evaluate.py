@@ -16,8 +16,8 @@ from pathlib import Path
 import networkx as nx
 
 from .errors import InputError
-from .graph import EXTRACTED_TYPES
-from .resolve import name_key
+from .names import name_key
+from .schema import EXTRACTED_TYPES
 
 Key = tuple[str, str]  # (label, name)
 

@@ -6,7 +6,7 @@ import difflib
 
 import networkx as nx
 
-from .resolve import name_key
+from .names import name_key
 
 SKIP_PROPERTIES = {"label", "name", "aliases"}
 

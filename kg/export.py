@@ -2,7 +2,7 @@ r"""Export the graph for other tools: GraphML (Gephi), a Cypher script, neo4j-ad
 
 Every exporter is deterministic (the same graph gives the same bytes: nodes, relationships and
 properties in sorted order, no timestamps) and writes atomically (a temporary file in the
-target's folder, renamed on success; see :func:`ptkg.graph.write_atomic`).
+target's folder, renamed on success; see :func:`ptkg.files.write_atomic`).
 
 GraphML (:func:`generate_graphml`, :func:`write_graphml`, :func:`read_graphml`)
     One ``<graph edgedefault="directed">``; node ids are ptkg's (``"Release:PyTorch 1.8"``),
@@ -25,8 +25,8 @@ GraphML (:func:`generate_graphml`, :func:`write_graphml`, :func:`read_graphml`)
     :func:`read_graphml` gives back the same graph: nodes, edges (keyed by type) and properties.
 
 Cypher (:func:`generate_cypher_statements`, :func:`generate_cypher`, :func:`write_cypher`)
-    The graph as ``ptkg neo4j load`` stores it (:mod:`ptkg.neo4j_store`: ``label`` and ``type``
-    are properties too, ``offsets`` is flat, the same named constraints), as a script that
+    The graph as ``ptkg neo4j load`` stores it (:mod:`ptkg.stores.neo4j_store`: ``label`` and
+    ``type`` are properties too, ``offsets`` is flat, the same named constraints), as a script that
     needs no ptkg. One statement per line, each ending in ``;``: first a
     ``CREATE CONSTRAINT ptkg_<Label>_<key> IF NOT EXISTS`` per label (unique ``url`` for
     ``Post``, ``name`` otherwise), then one ``MERGE (n:Label {key: ...}) SET n = {...}`` per
@@ -76,16 +76,11 @@ from urllib.parse import quote
 
 import networkx as nx
 
-from .cypher import quote_literal
+from .cypher import create_constraint_query, quote_literal, quote_name
 from .errors import PtkgError, StoreError
-from .graph import write_atomic
-from .neo4j_store import (
-    create_constraint_query,
-    node_rows,
-    quote_name,
-    relationship_rows,
-)
-from .neo4j_store import key_property as key_property
+from .files import write_atomic
+from .schema import key_property
+from .stores.rows import node_rows, relationship_rows
 
 #: Array delimiters :func:`write_csv` tries, in order: the first in no list element is used.
 ARRAY_DELIMITERS = (";", "|", "\x1f")
@@ -133,7 +128,7 @@ def _to_json(value) -> str:
 
 
 def neo4j_rows(graph: nx.MultiDiGraph) -> tuple[dict, dict]:
-    """The node and relationship rows ``ptkg neo4j load`` writes (:mod:`ptkg.neo4j_store`).
+    """The node and relationship rows ``ptkg neo4j load`` writes (:mod:`ptkg.stores.neo4j_store`).
 
     Raises
     ------

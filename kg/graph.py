@@ -10,9 +10,6 @@ same input gives the same bytes.
 from __future__ import annotations
 
 import json
-import os
-import stat
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,15 +17,14 @@ from pathlib import Path
 import networkx as nx
 
 from .errors import GraphFileError
-from .extract import Entity, Fact, PostFacts
+from .files import write_atomic
+from .names import version_key
+from .records import Entity, Fact, PostFacts
 from .resolve import Resolver
-from .versions import version_key
+from .schema import stability_rank
 
 FORMAT = "ptkg-graph"
 FORMAT_VERSION = 1
-EXTRACTED_TYPES = ("ANNOUNCES", "INTRODUCES", "RELEASED_WITH", "PART_OF", "SUPPORTS",
-                   "DEVELOPED_BY", "BASED_ON")
-STABILITY_ORDER = {"Prototype": 0, "Beta": 1, "Stable": 2}
 
 
 def node_id(label: str, name: str) -> str:
@@ -141,7 +137,7 @@ def _add_feature_stability(graph: nx.MultiDiGraph) -> None:
         mixed = len({release.get("library") for release, _ in stated}) > 1
         data["stability"] = max(
             ((release.get("date") or "") if mixed else "",
-             version_key(release.get("version", "")), STABILITY_ORDER[s], s)
+             version_key(release.get("version", "")), stability_rank(s), s)
             for release, s in stated)[3]
 
 
@@ -163,6 +159,14 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
         stabilities = [r[5] for r in reads if r[5]]
         if key == "INTRODUCES" and stabilities:
             data["stability"] = Counter(stabilities).most_common(1)[0][0]
+
+
+def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]]:
+    """Nodes per label and relationships per type in ``graph``, sorted by name."""
+    nodes = Counter(data["label"] for _, data in graph.nodes(data=True))
+    rels = Counter(str(data.get("type") or key) for _, _, key, data in
+                   graph.edges(keys=True, data=True))
+    return dict(sorted(nodes.items())), dict(sorted(rels.items()))
 
 
 def graph_to_dict(graph: nx.MultiDiGraph) -> dict:
@@ -209,33 +213,6 @@ def write_graph(graph: nx.MultiDiGraph, path: str | Path) -> None:
     except OSError as error:
         reason = error.strerror or str(error)
         raise GraphFileError(f"{path}: cannot write the graph ({reason})") from None
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step; on any failure the old file stays."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf8") as file:
-            os.fchmod(file.fileno(), _file_mode(path))  # mkstemp's 0600 would hide it from others
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode(path: Path) -> int:
-    """The permissions of the file being replaced, else those a new file would get."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def read_graph(path: str | Path) -> nx.MultiDiGraph:

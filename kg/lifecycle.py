@@ -32,9 +32,9 @@ import networkx as nx
 
 from .errors import PtkgError
 from .explore import closest_names, find_nodes
-from .graph import STABILITY_ORDER, node_id
-from .resolve import name_key
-from .versions import version_key
+from .graph import node_id
+from .names import name_key, version_key
+from .schema import STABILITIES, change
 
 
 class NotFoundError(PtkgError):
@@ -226,14 +226,13 @@ def changes(history: Iterable[Statement]) -> list[Change]:
     found = []
     last: dict[str, Statement] = {}
     for statement in history:
-        if statement.stability not in STABILITY_ORDER:
+        if statement.stability not in STABILITIES:
             continue
         before = last.get(statement.library)
-        if before is not None and before.stability != statement.stability:
-            up = STABILITY_ORDER[statement.stability] > STABILITY_ORDER[before.stability]
-            found.append(Change("promotion" if up else "demotion", statement.library,
-                                before.release, before.stability, statement.release,
-                                statement.stability))
+        kind = change(before.stability, statement.stability) if before is not None else None
+        if kind is not None:
+            found.append(Change(kind, statement.library, before.release, before.stability,
+                                statement.release, statement.stability))
         last[statement.library] = statement
     return found
 
@@ -292,7 +291,7 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
         for feature, edge in _introduced(graph, release).items():
             before.setdefault(feature, set()).add(release)
             stability = edge.get("stability")
-            if stability in STABILITY_ORDER and (
+            if stability in STABILITIES and (
                     feature not in as_of_a or as_of_a[feature][0] < rank):
                 as_of_a[feature] = (rank, stability, graph.nodes[release]["name"],
                                     _evidence(edge))
@@ -303,15 +302,15 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
             diff.new.append(entry)
             continue
         stability = edge.get("stability")
-        if stability not in STABILITY_ORDER or feature not in as_of_a:
+        if stability not in STABILITIES or feature not in as_of_a:
             continue
         _, previous, previous_release, previous_evidence = as_of_a[feature]
-        if previous == stability:
+        kind = change(previous, stability)
+        if kind is None:
             continue
         entry = DiffEntry(entry.feature, stability, entry.evidence, previous, previous_release,
                           previous_evidence)
-        up = STABILITY_ORDER[stability] > STABILITY_ORDER[previous]
-        (diff.promoted if up else diff.demoted).append(entry)
+        (diff.promoted if kind == "promotion" else diff.demoted).append(entry)
     for feature, edge in introduced_a.items():
         if feature not in introduced_b:
             diff.only_in_a.append(DiffEntry(graph.nodes[feature]["name"],
@@ -335,7 +334,7 @@ SENTENCE_WIDTH = 100
 
 def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
     """``ptkg lifecycle``'s table: the releases with stability and evidence, then the changes."""
-    from .cypher import format_rows
+    from .output import format_rows
 
     lines = [f"Feature: {lifecycle.feature}"]
     if lifecycle.aliases:
@@ -364,7 +363,7 @@ def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
 
 def generate_diff_text(diff: ReleaseDiff) -> str:
     """``ptkg diff``'s table: one row per feature and category, with its first evidence."""
-    from .cypher import format_rows
+    from .output import format_rows
 
     counts = [f"{len(diff.new)} new", f"{len(diff.promoted)} promoted",
               f"{len(diff.demoted)} demoted", f"{len(diff.only_in_a)} only in {diff.a}"]

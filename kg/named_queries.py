@@ -54,30 +54,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .cypher import orders_rows, parameter_names
 from .errors import PtkgError, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
-    import neo4j
-    import networkx as nx
+    from .stores import Store
 
 SUFFIX = ".cypher"
 
 _HEADER_LINE = re.compile(r"//\s*(name|description|param)\s*:\s*(.*?)\s*\Z")
 _PARAM = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<rest>.+)\Z")
 _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-_SCANNER = re.compile(
-    r"""
-      "(?:[^"\\]|\\.)*"?          # double-quoted string
-    | '(?:[^'\\]|\\.)*'?          # single-quoted string
-    | `[^`]*`?                    # quoted name
-    | //[^\n]*                    # line comment
-    | /\*.*?(?:\*/|\Z)            # block comment
-    | \$(?P<name>[A-Za-z_][A-Za-z0-9_]*)
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-_ORDER_BY = re.compile(r"\bORDER\s+BY\b", re.IGNORECASE)
-_RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 
 
 class QueryFileError(PtkgError):
@@ -151,9 +138,7 @@ class NamedQuery:
     @property
     def ordered(self) -> bool:
         """Whether the final RETURN has an ORDER BY, so the row order is part of the answer."""
-        text = _SCANNER.sub(lambda m: " " if m.group("name") is None else m.group(0), self.text)
-        returns = [m.end() for m in _RETURN.finditer(text)]
-        return bool(returns) and _ORDER_BY.search(text, returns[-1]) is not None
+        return orders_rows(self.text)
 
     @property
     def example_params(self) -> dict[str, object]:
@@ -300,7 +285,7 @@ def _parse_param(value: str, where: str) -> QueryParam:
 
 def _check_declared(text: str, params: list[QueryParam], path: Path) -> None:
     """Every ``$name`` used is declared, and every declared one is used."""
-    used = {m.group("name") for m in _SCANNER.finditer(text) if m.group("name")}
+    used = parameter_names(text)
     declared = {p.name for p in params}
     if used - declared:
         missing = ", ".join(sorted(used - declared))
@@ -401,42 +386,20 @@ def _coerce(query: NamedQuery, param: QueryParam, value: object) -> object:
     return value
 
 
-def run_named_query(graph: nx.MultiDiGraph, query: NamedQuery,
+def run_named_query(store: Store, query: NamedQuery,
                     params: Mapping[str, object]) -> tuple[list[str], list[list[object]]]:
-    """Run a named query on a ptkg graph (NetworkX, through grand-cypher).
+    """Run a named query in a store (a graph file or Neo4j): the same text on either.
 
     Returns
     -------
     tuple[list[str], list[list[object]]]
-        Column names and rows, as :func:`ptkg.cypher.run_query` gives them.
+        Column names and rows, as :meth:`ptkg.stores.Store.query` gives them.
 
     Raises
     ------
     QueryError
         Missing or unknown parameters (see :func:`check_params`), or the query cannot run.
-    """
-    from .cypher import run_query
-
-    return run_query(graph, query.text, check_params(query, params))
-
-
-def run_named_query_neo4j(driver: neo4j.Driver, query: NamedQuery,
-                          params: Mapping[str, object],
-                          database: str = "neo4j") -> tuple[list[str], list[list[object]]]:
-    """Run a named query in Neo4j, with real parameters (``ptkg.neo4j_store.run_query``).
-
-    Returns
-    -------
-    tuple[list[str], list[list[object]]]
-        Column names and rows, in the shape :func:`run_named_query` gives.
-
-    Raises
-    ------
-    QueryError
-        Missing or unknown parameters, or the server rejects the query.
     StoreError
-        The server cannot be reached.
+        The store cannot be reached.
     """
-    from .neo4j_store import run_query
-
-    return run_query(driver, query.text, check_params(query, params), database)
+    return store.query(query.text, check_params(query, params))

@@ -1,4 +1,9 @@
-"""Plain records passed between the readers, the extractors and the graph builder."""
+"""Plain records passed between the readers, the extractors and the graph builder.
+
+Readers make :class:`Post` records; the extractors turn each into :class:`PostFacts`
+(:class:`Mention` and :class:`Fact` records naming :class:`Entity` nodes); the graph builder
+reads those. Nothing here imports spaCy.
+"""
 
 from __future__ import annotations
 
@@ -63,3 +68,48 @@ class SkipReport:
         if self.strict:
             raise InputError(reason, file, line)
         self.skips.append(Skip(str(file), line, reason))
+
+
+@dataclass(frozen=True, order=True)
+class Entity:
+    """A node: its label and canonical name."""
+
+    label: str
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class Mention:
+    """An entity named in a post: the canonical entity, the surface form and where it stands."""
+
+    entity: Entity
+    surface: str
+    start: int
+    end: int
+    kind: str | None = None  # Hardware kind
+
+
+@dataclass(frozen=True, order=True)
+class Fact:
+    """A relation read from a post, with the sentence (evidence) and the rule that read it."""
+
+    type: str
+    source: Entity
+    target: Entity
+    rule: str
+    start: int  # offsets of the evidence in the post text; -1 when read from the title
+    end: int
+    evidence: str
+    stability: str | None = None
+
+
+@dataclass
+class PostFacts:
+    """Everything ptkg read from one post."""
+
+    url: str
+    title: str | None
+    date: str | None
+    author: str | None
+    mentions: list[Mention] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)

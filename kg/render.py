@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import math
 import re
@@ -54,9 +55,10 @@ import networkx as nx
 
 from .errors import PtkgError
 from .explore import closest_names, find_nodes
-from .graph import write_atomic
+from .files import write_atomic
+from .names import version_key
+from .schema import LABELS, OTHER_LABEL, RELATION_TYPES, STABILITIES, UNSTATED_COLOR
 from .timeline import timeline
-from .versions import version_key
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 VIS_NETWORK = TEMPLATES / "vendor" / "vis-network-9.1.2.min.js"
@@ -72,26 +74,8 @@ LAYOUT_GRAVITY = 0.03
 #: posts name everything, and at full weight they would crush the graph into one ball.
 MENTIONS_WEIGHT = 0.2
 
-LABELS = ("Post", "Library", "Release", "Feature", "Hardware", "Platform", "Organization",
-          "Model")
-TYPES = ("MENTIONS", "ANNOUNCES", "HAS_RELEASE", "PRECEDES", "INTRODUCES", "RELEASED_WITH",
-         "PART_OF", "SUPPORTS", "DEVELOPED_BY", "BASED_ON")
-#: Color and vis-network shape of each label (Okabe-Ito based: distinct for color-blind eyes).
-LABEL_STYLES = {
-    "Post": {"color": "#8a8a8a", "shape": "square"},
-    "Library": {"color": "#0072b2", "shape": "hexagon"},
-    "Release": {"color": "#d55e00", "shape": "diamond"},
-    "Feature": {"color": "#56b4e9", "shape": "dot"},
-    "Hardware": {"color": "#e69f00", "shape": "triangle"},
-    "Platform": {"color": "#009e73", "shape": "triangleDown"},
-    "Organization": {"color": "#a6761d", "shape": "star"},
-    "Model": {"color": "#7b3294", "shape": "dot", "dashes": True},
-}
-OTHER_LABEL_STYLE = {"color": "#444444", "shape": "dot"}
 #: Colors of a stability (INTRODUCES edges, timeline dots); "" is "not stated".
-STABILITY_COLORS = {"Stable": "#1a9850", "Beta": "#e08214", "Prototype": "#c51b7d",
-                    "": "#9e9e9e"}
-TYPE_COLORS = {"MENTIONS": "#d6d6d6", "INTRODUCES": STABILITY_COLORS[""]}
+STABILITY_COLORS = {**{s.name: s.color for s in STABILITIES.values()}, "": UNSTATED_COLOR}
 EDGE_COLOR = "#7f8c99"
 
 
@@ -302,7 +286,8 @@ def graph_view_data(graph: nx.MultiDiGraph, *, title: str = "ptkg graph",
     return {
         "view": "graph", "title": title, "subtitle": subtitle, "physics": physics,
         "notice": notice, "empty": _empty_message(graph, subtitle),
-        "labels": _ordered(present_labels, LABELS), "types": _ordered(present_types, TYPES),
+        "labels": _ordered(present_labels, tuple(LABELS)),
+        "types": _ordered(present_types, tuple(RELATION_TYPES)),
         "styles": _styles(present_labels),
         "nodes": node_rows, "edges": edge_rows,
         "releases": [index[n] for n in releases],
@@ -435,8 +420,8 @@ def generate_page(template: str, *, title: str, data: dict, scripts: list[str | 
     csp = (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; "
            "img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'")
     values = {
-        "title": _escape_html(title),
-        "csp": _escape_html(csp),
+        "title": html.escape(title),
+        "csp": html.escape(csp),
         "css": (TEMPLATES / "ptkg.css").read_text(encoding="utf8"),
         "data": embed_json(data),
         "scripts": "\n".join(f"<script>{code}</script>" for code in codes),
@@ -488,11 +473,6 @@ def _read_script(script: str | Path) -> str:
     return code
 
 
-def _escape_html(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&#x27;"))
-
-
 def _node_row(node: str, data: dict) -> dict:
     """A node as the pages' evidence panel reads it (the views add what they draw with)."""
     return {"id": node, "label": data["label"], "name": data["name"],
@@ -515,10 +495,16 @@ def _ordered(present: set[str], order: tuple[str, ...]) -> list[str]:
 
 
 def _styles(labels: set[str]) -> dict:
-    return {"labels": {label: LABEL_STYLES.get(label, OTHER_LABEL_STYLE)
-                       for label in _ordered(labels, LABELS)},
+    return {"labels": {label: _label_style(label) for label in _ordered(labels, tuple(LABELS))},
             "stability": STABILITY_COLORS,
-            "types": {t: TYPE_COLORS.get(t, EDGE_COLOR) for t in TYPES}, "edge": EDGE_COLOR}
+            "types": {name: t.color for name, t in RELATION_TYPES.items()}, "edge": EDGE_COLOR}
+
+
+def _label_style(label: str) -> dict:
+    """A label's color and vis-network shape (Okabe-Ito based: distinct for color-blind eyes)."""
+    style = LABELS.get(label, OTHER_LABEL)
+    dashes = {"dashes": True} if style.dashes else {}
+    return {"color": style.color, "shape": style.shape, **dashes}
 
 
 def post_titles_of(graph: nx.MultiDiGraph) -> dict[str, str]:

@@ -9,42 +9,22 @@ Deterministic and explainable: the merged forms end up in the node's ``aliases``
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import cache
 
-from ptkg.extractors.components import ENTITY_PATTERNS, read_patterns
+from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 
-from .extract import Entity, PostFacts
-
-_NOISE = re.compile(r"[\s_\-`'\"’‘“”®™]+")
-
-
-def name_key(name: str) -> str:
-    """The part of a name that identifies it.
-
-    Examples
-    --------
-    >>> name_key("`torch.compile()`") == name_key("Torch.Compile")
-    True
-    >>> name_key("TorchVision v0.11") == name_key("torchvision 0.11")
-    True
-    """
-    text = name.casefold().strip()
-    text = re.sub(r"\(\)$", "", re.sub(r"`", "", text))
-    text = re.sub(r"\bv(?=\d)", "", text)
-    return _NOISE.sub("", text)
+from .names import name_key
+from .records import Entity, PostFacts
 
 
 @cache
 def pack_names() -> dict[tuple[str, str], str]:
     """(label, key of a surface form) -> canonical name, for every entry of the alias pack."""
     names = {}
-    for pattern in read_patterns(ENTITY_PATTERNS):
-        surface = pattern["pattern"]
-        if not isinstance(surface, str):
-            surface = " ".join(token.get("ORTH", "") for token in surface)
+    for pattern in read_patterns(ENTITY_PATTERNS, validate=False):
+        surface = pattern_surface(pattern)
         canonical = pattern.get("id") or surface
         names.setdefault((pattern["label"], name_key(surface)), canonical)
         names.setdefault((pattern["label"], name_key(canonical)), canonical)

@@ -24,11 +24,10 @@ from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
-from .graph import STABILITY_ORDER
 from .lifecycle import find_node
-from .versions import version_key
+from .names import version_key
+from .schema import CORE_LIBRARY, stability_rank
 
-CORE_LIBRARY = "PyTorch"
 HEADLINE_LIMIT = 5
 
 
@@ -85,7 +84,7 @@ def timeline(graph: nx.MultiDiGraph, library: str | None = None, *,
     Examples
     --------
     >>> from ptkg.graph import build_graph
-    >>> from ptkg.extract import Entity, Mention, PostFacts
+    >>> from ptkg.records import Entity, Mention, PostFacts
     >>> post = PostFacts("https://pytorch.org/blog/x/", "x", None, None,
     ...                  [Mention(Entity("Release", f"PyTorch {v}"), v, 0, 1)
     ...                   for v in ("1.10", "1.9")])
@@ -150,7 +149,7 @@ def _release(graph: nx.MultiDiGraph, node: str, limit: int | None) -> TimelineRe
                  (edge.get("sources") or [None])[0])
                 for _, v, key, edge in graph.out_edges(node, keys=True, data=True)
                 if key == "INTRODUCES"]
-    features.sort(key=lambda f: (-STABILITY_ORDER.get(f[2], -1), -f[3], f[0].casefold(), f[0],
+    features.sort(key=lambda f: (-stability_rank(f[2]), -f[3], f[0].casefold(), f[0],
                                  f[1]))
     return TimelineRelease(
         data["name"], node, data.get("library", ""), data.get("version", ""), data.get("date"),
@@ -168,7 +167,7 @@ def timeline_to_dict(lanes: list[LibraryTimeline]) -> dict:
 
 def generate_timeline_text(lanes: list[LibraryTimeline]) -> str:
     """``ptkg timeline``'s tables: per library, its releases with date and headline features."""
-    from .cypher import format_rows
+    from .output import format_rows
 
     blocks = []
     for lane in lanes:

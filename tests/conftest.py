@@ -15,8 +15,8 @@ import pytest
 from spacy.language import Language
 
 from ptkg.build import build
+from ptkg.extractors.pipeline import load_nlp, run_extraction
 from ptkg.graph import read_graph
-from ptkg.pipeline import load_nlp, run_extraction
 from ptkg.readers import read_posts
 from ptkg.records import Post
 

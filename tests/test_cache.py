@@ -13,7 +13,6 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg import cache as cache_module
-from ptkg import pipeline
 from ptkg.build import build
 from ptkg.cache import (
     ExtractionCache,
@@ -24,9 +23,9 @@ from ptkg.cache import (
     post_key,
 )
 from ptkg.cli import main
-from ptkg.extract import PostFacts
+from ptkg.extractors import pipeline
 from ptkg.readers import read_posts
-from ptkg.records import Post, Span
+from ptkg.records import Post, PostFacts, Span
 
 MODEL = "blank"
 CORPUS_POSTS = 8
@@ -143,10 +142,10 @@ def test_extractor_version_is_stable_and_names_its_parts():
     version = extractor_version(MODEL)
     assert version == extractor_version(MODEL)
     assert version.parts["model"] == "blank"
-    assert {"ptkg", "spacy", "patterns/entities.jsonl", "patterns/relations.jsonl",
-            "source ptkg.extract", "source ptkg.text", "source ptkg.extractors.components",
-            "source ptkg.pipeline.load_nlp", "source ptkg.pipeline.extract_posts"} <= set(
-        version.parts)
+    assert {"ptkg", "spacy", "extractors/patterns/entities.jsonl",
+            "extractors/patterns/relations.jsonl", "extractors/extract.py", "extractors/text.py",
+            "extractors/components.py", "extractors/pipeline.py", "extractors/rules.py",
+            "kg/schema.py", "kg/records.py"} <= set(version.parts)
 
 
 def test_extractor_version_changes_with_model():
@@ -160,17 +159,20 @@ def test_extractor_version_changes_with_ptkg_version(monkeypatch):
     assert extractor_version(MODEL).digest != before.digest
 
 
-def test_extractor_version_changes_with_a_pattern_file(monkeypatch, tmp_path):
-    from ptkg.extractors import components
-
+def test_extractor_version_changes_with_any_file_of_the_package(monkeypatch, tmp_path):
+    """The whole extraction package is hashed: a pattern file, and a new module too."""
     before = extractor_version(MODEL)
-    patterns = tmp_path / "patterns"
-    shutil.copytree(components.PATTERNS_DIR, patterns)
-    monkeypatch.setattr(components, "PATTERNS_DIR", patterns)
+    package = tmp_path / "extractors"
+    shutil.copytree(cache_module.EXTRACTION_PACKAGE, package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache_module, "EXTRACTION_PACKAGE", package)
     assert extractor_version(MODEL).digest == before.digest
-    with open(patterns / "entities.jsonl", "a", encoding="utf8") as file:
+    with open(package / "patterns" / "entities.jsonl", "a", encoding="utf8") as file:
         file.write('{"label": "Feature", "pattern": "NewThing", "id": "NewThing"}\n')
-    assert extractor_version(MODEL).digest != before.digest
+    changed = extractor_version(MODEL).digest
+    assert changed != before.digest
+    (package / "new_rules.py").write_text("RULES = []\n", encoding="utf8")
+    assert extractor_version(MODEL).digest not in (before.digest, changed)
 
 
 def test_default_cache_dir_is_beside_the_graph(tmp_path):

@@ -11,17 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ptkg import cypher
-from ptkg.cypher import (
-    bind_params,
-    clear_query_cache,
-    format_rows,
-    generate_lines,
-    parse_param,
-    query_view,
-    quote_literal,
-    run_query,
-)
+from ptkg.cypher import bind_params, parse_param, quote_literal
 from ptkg.errors import QueryError
+from ptkg.output import format_rows, generate_lines
+from ptkg.stores.grand_cypher import clear_query_cache, query_view, run_query
 
 URL = "https://pytorch.org/blog/pytorch-1.8-released/"
 NODES = [

@@ -12,7 +12,7 @@ import networkx as nx
 import pytest
 
 from ptkg.errors import GraphFileError
-from ptkg.extract import Entity, Fact, Mention, PostFacts
+from ptkg.extractors.pipeline import run_extraction
 from ptkg.graph import (
     build_graph,
     dict_to_graph,
@@ -22,9 +22,8 @@ from ptkg.graph import (
     read_graph,
     write_graph,
 )
-from ptkg.pipeline import run_extraction
 from ptkg.readers import read_posts
-from ptkg.records import Post
+from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 
 BLOG = "https://pytorch.org/blog/"
 

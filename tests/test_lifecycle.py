@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg.cli import main
-from ptkg.extract import Entity, Fact, Mention, PostFacts
+from ptkg.extractors.pipeline import run_extraction
 from ptkg.graph import build_graph, node_id, write_graph
 from ptkg.lifecycle import (
     NotFoundError,
@@ -27,10 +27,10 @@ from ptkg.lifecycle import (
     find_node,
     release_diff,
 )
-from ptkg.pipeline import run_extraction
+from ptkg.names import name_key, version_key
 from ptkg.readers import read_posts
-from ptkg.resolve import Resolver, name_key
-from ptkg.versions import version_key
+from ptkg.records import Entity, Fact, Mention, PostFacts
+from ptkg.resolve import Resolver
 
 BLOG = "https://pytorch.org/blog/"
 URL_18 = BLOG + "pytorch-1.8-released/"
@@ -517,9 +517,10 @@ def test_feature_lifecycle_named_query_agrees(hand_graph, feature):
     """``queries/feature-lifecycle.cypher``: every pair of dated releases of one library, older
     first, that stated different stabilities; its neighbouring pairs are lifecycle's changes."""
     from ptkg.named_queries import load_queries, run_named_query
+    from ptkg.stores.networkx_store import GraphFileStore
 
-    columns, rows = run_named_query(hand_graph, load_queries()["feature-lifecycle"],
-                                    {"feature": feature})
+    columns, rows = run_named_query(GraphFileStore(graph=hand_graph),
+                                    load_queries()["feature-lifecycle"], {"feature": feature})
     assert columns == ["library", "from_release", "from_date", "from_stability", "to_release",
                        "to_date", "to_stability"]
     found = feature_lifecycle(hand_graph, feature)

@@ -31,6 +31,7 @@ from ptkg.named_queries import (
     read_query,
     run_named_query,
 )
+from ptkg.stores.networkx_store import GraphFileStore
 
 QUERY_FILES = sorted(Path(ptkg.queries.__file__).resolve().parent.glob("*.cypher"))
 QUERIES = load_queries()
@@ -67,9 +68,15 @@ def graph(sample_graph_file):
 
 
 @pytest.fixture(scope="module")
-def example_results(graph) -> dict[str, tuple[list[str], list[list[object]]]]:
+def store(graph) -> GraphFileStore:
+    """The sample graph as a store."""
+    return GraphFileStore(graph=graph)
+
+
+@pytest.fixture(scope="module")
+def example_results(store) -> dict[str, tuple[list[str], list[list[object]]]]:
     """Each named query's result with its example parameters, computed once."""
-    return {name: run_named_query(graph, query, query.example_params)
+    return {name: run_named_query(store, query, query.example_params)
             for name, query in QUERIES.items()}
 
 
@@ -118,11 +125,11 @@ def test_query_runs_with_example_params(example_results, name):
 
 
 @pytest.mark.parametrize("name", OPTIONAL)
-def test_query_runs_without_optional_params(graph, name):
+def test_query_runs_without_optional_params(graph, name, store):
     query = QUERIES[name]
     required = {p.name: p.example for p in query.params if not p.optional}
-    _, some = run_named_query(graph, query, query.example_params)
-    _, every = run_named_query(graph, query, required)
+    _, some = run_named_query(store, query, query.example_params)
+    _, every = run_named_query(store, query, required)
     assert len(every) >= len(some)
     assert every
 
@@ -169,9 +176,9 @@ def test_released_with_gives_the_library_releases(example_results):
     ("TPU", {"supporter": "PyTorch/XLA", "version": None, "label": "Library",
              "name": "PyTorch/XLA"}),
 ])
-def test_hardware_support_names_the_release(graph, hardware, row):
+def test_hardware_support_names_the_release(graph, hardware, row, store):
     query = get_query("hardware-support")
-    rows = as_dicts(run_named_query(graph, query, {"hardware": hardware}))
+    rows = as_dicts(run_named_query(store, query, {"hardware": hardware}))
     assert row in rows
     target = next(n for n, d in graph.nodes(data=True) if d["name"] == hardware)
     supporters = sorted(name_of(graph, u) for u, v, _ in edges_of_type(graph, "SUPPORTS")
@@ -186,9 +193,9 @@ def test_feature_stability_lists_each_release(example_results):
     assert rows[0]["posts"] == [URL_18]
 
 
-def test_organizations_lists_who_built_what(graph):
+def test_organizations_lists_who_built_what(graph, store):
     query = get_query("organizations")
-    rows = run_named_query(graph, query, {})[1]
+    rows = run_named_query(store, query, {})[1]
     expected = sorted((name_of(graph, v), graph.nodes[u]["label"], name_of(graph, u), d["count"])
                       for u, v, d in edges_of_type(graph, "DEVELOPED_BY"))
     assert [tuple(row) for row in rows] == expected
@@ -217,8 +224,8 @@ def test_evidence_gives_the_sentences_and_posts(graph, example_results):
     ({"source": "PyTorch 1.8", "target": "torch.fx", "type": "SUPPORTS"}, []),
     ({"source": "torch.fx", "target": "PyTorch 1.8"}, []),
 ])
-def test_evidence_filters_by_type(graph, params, relations):
-    rows = as_dicts(run_named_query(graph, get_query("evidence"), params))
+def test_evidence_filters_by_type(graph, params, relations, store):
+    rows = as_dicts(run_named_query(store, get_query("evidence"), params))
     assert [r["relation"] for r in rows] == relations
 
 
@@ -234,8 +241,8 @@ def test_neighbors_gives_every_relation_but_mentions(graph, example_results):
     assert ("Release", "PyTorch 1.8", "INTRODUCES", "Feature", "torch.fx") in expected
 
 
-def test_top_mentioned_orders_by_posts_then_mentions(graph):
-    rows = run_named_query(graph, get_query("top-mentioned"), {"label": "Model", "limit": 100})[1]
+def test_top_mentioned_orders_by_posts_then_mentions(graph, store):
+    rows = run_named_query(store, get_query("top-mentioned"), {"label": "Model", "limit": 100})[1]
     counts: Counter = Counter()
     posts: Counter = Counter()
     for _, v, d in edges_of_type(graph, "MENTIONS"):
@@ -247,8 +254,8 @@ def test_top_mentioned_orders_by_posts_then_mentions(graph):
     assert rows[0][0] == "ResNet50"
 
 
-def test_top_mentioned_limit(graph):
-    rows = run_named_query(graph, get_query("top-mentioned"), {"label": "Feature", "limit": "3"})[1]
+def test_top_mentioned_limit(graph, store):
+    rows = run_named_query(store, get_query("top-mentioned"), {"label": "Feature", "limit": "3"})[1]
     assert len(rows) == 3
 
 
@@ -262,8 +269,8 @@ def test_features_of_library(example_results):
     assert example_results["features-of-library"][1] == [["FSDP", None]]
 
 
-def test_announcements_lists_every_announced_release(graph):
-    rows = as_dicts(run_named_query(graph, get_query("announcements"), {}))
+def test_announcements_lists_every_announced_release(graph, store):
+    rows = as_dicts(run_named_query(store, get_query("announcements"), {}))
     expected = sorted((graph.nodes[v]["library"], name_of(graph, v), graph.nodes[u]["url"])
                       for u, v, _ in edges_of_type(graph, "ANNOUNCES"))
     assert [(r["library"], r["release"], r["url"]) for r in rows] == expected
@@ -312,9 +319,9 @@ def test_check_params_completes_optional_and_reads_numbers():
         "label": "Model", "limit": 3}
 
 
-def test_missing_param_is_checked_before_the_query_runs(graph):
+def test_missing_param_is_checked_before_the_query_runs(graph, store):
     with pytest.raises(QueryError, match="needs a value for release"):
-        run_named_query(graph, get_query("released-with"), {})
+        run_named_query(store, get_query("released-with"), {})
 
 
 @pytest.mark.parametrize(("example", "expected"), [

@@ -15,29 +15,28 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ptkg.cli import main
-from ptkg.errors import StoreError
-from ptkg.neo4j_store import (
-    LABELS,
-    Neo4jSettings,
-    batched,
-    connect,
+from ptkg.cypher import (
     count_nodes_query,
     count_relationships_query,
     create_constraint_query,
     fetch_nodes_query,
     fetch_relationships_query,
-    flatten_offsets,
-    graph_counts,
     merge_nodes_query,
     merge_relationships_query,
-    node_rows,
     orders_rows,
     quote_name,
-    relationship_rows,
-    safe_uri,
-    syntax_message,
-    unflatten_offsets,
     wipe_query,
+)
+from ptkg.errors import StoreError
+from ptkg.graph import graph_counts
+from ptkg.schema import LABELS
+from ptkg.stores.neo4j_store import Neo4jSettings, connect, safe_uri, syntax_message
+from ptkg.stores.rows import (
+    batched,
+    flatten_offsets,
+    node_rows,
+    relationship_rows,
+    unflatten_offsets,
 )
 
 SECRET = "s3cret-Pa55word"

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg.cli import main
-from ptkg.extract import Entity, Fact, Mention, PostFacts
 from ptkg.graph import build_graph, node_id, write_graph
 from ptkg.lifecycle import NotFoundError
+from ptkg.records import Entity, Fact, Mention, PostFacts
 from ptkg.timeline import timeline, timeline_to_dict
 
 BLOG = "https://pytorch.org/blog/"
@@ -173,7 +173,7 @@ def test_timeline_sample_18_headlines(sample_graph):
 
 def test_timeline_corpus_dates(corpus_dir, tmp_path):
     """Dates come from the announcing posts of the corpus (JSONL has dates)."""
-    from ptkg.pipeline import run_extraction
+    from ptkg.extractors.pipeline import run_extraction
     from ptkg.readers import read_posts
 
     urls = {BLOG + s + "/" for s in ("pytorch-1.8-released", "pytorch-1.9-released")}

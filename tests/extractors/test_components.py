@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from ptkg.extractors.components import ENTITY_PATTERNS, EntityFinder, read_patterns
-from ptkg.text import mask_markup
+from ptkg.extractors.stability import level
+from ptkg.extractors.text import mask_markup
 
 
 def entities(nlp, text: str, label: str | None = None) -> set[tuple[str, str, str]]:
@@ -63,14 +64,19 @@ def test_entity_finder_mps(blank_nlp, text, surface):
     assert blank_nlp.get_pipe("ptkg_entities").kinds["MPS"] == "backend"
 
 
-@pytest.mark.parametrize(("marker", "stability"), [
-    ("[Beta]", "Beta"), ("(Prototype)", "Prototype"), ("[Stable]", "Stable"),
-    ("(Experimental)", "Prototype"), ("[ beta ]", "Beta"),
+@pytest.mark.parametrize(("marker", "word", "date", "stability"), [
+    ("[Beta]", "beta", None, "Beta"), ("(Prototype)", "prototype", None, "Prototype"),
+    ("[Stable]", "stable", None, "Stable"), ("[ beta ]", "beta", None, "Beta"),
+    ("(Experimental)", "experimental", "2020-04-21", "Beta"),
+    ("(Experimental)", "experimental", "2022-06-28", "Prototype"),
+    ("(API-Unstable)", "api-unstable", None, "API-Unstable"),
+    ("[API-Stable]", "api-stable", None, "API-Stable"),
 ])
-def test_entity_finder_stability_marker(blank_nlp, marker, stability):
+def test_entity_finder_stability_marker(blank_nlp, marker, word, date, stability):
+    """A marker's span is labelled with its word; the word names a level in the post's era."""
     doc = blank_nlp(mask_markup(f"## {marker} Remote Module"))
-    assert [(span.text, span.label_) for span in doc.spans["ptkg_stability"]] == [
-        (marker, stability)]
+    assert [(span.text, span.label_) for span in doc.spans["ptkg_stability"]] == [(marker, word)]
+    assert level(word, date) == stability
 
 
 @pytest.mark.parametrize(("text", "expected"), [

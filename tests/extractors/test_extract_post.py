@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ptkg.extract import Entity
-from ptkg.pipeline import run_extraction
-from ptkg.records import Post
+from ptkg.extractors.pipeline import run_extraction
+from ptkg.records import Entity, Post
 
 BLOG = "https://pytorch.org/blog/"
 

@@ -11,8 +11,9 @@ import networkx as nx
 import pytest
 
 from ptkg.evaluate import find_duplicates
-from ptkg.graph import EXTRACTED_TYPES, node_id
-from ptkg.versions import version_key
+from ptkg.graph import node_id
+from ptkg.names import version_key
+from ptkg.schema import EXTRACTED_TYPES
 
 PROVENANCE = ("sources", "evidence", "offsets", "rules", "count")
 DERIVED_TYPES = ("MENTIONS", "HAS_RELEASE", "PRECEDES")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ptkg import text as text_module
-from ptkg.text import classify_lines, mask_markup
+from ptkg.extractors import text as text_module
+from ptkg.extractors.text import classify_lines, mask_markup
 
 MARKUP = [
     "## [Beta] **torch.fx** see [docs](https://x.y) and <b>bold</b>",

@@ -29,7 +29,7 @@ import pytest
 
 from ptkg.errors import StoreError
 from ptkg.graph import read_graph
-from ptkg.neo4j_store import Neo4jSettings, connect, load_graph
+from ptkg.stores.neo4j_store import Neo4jSettings, connect, load_graph
 
 HERE = Path(__file__).resolve().parent
 

@@ -12,9 +12,11 @@ from collections import Counter
 import networkx as nx
 import pytest
 
+from ptkg.cypher import constraint_name
 from ptkg.export import generate_cypher
 from ptkg.graph import graph_to_dict, node_id
-from ptkg.neo4j_store import LABELS, constraint_name, fetch_graph, key_property
+from ptkg.schema import LABELS, key_property
+from ptkg.stores.neo4j_store import fetch_graph
 
 URL = 'https://example.org/blog/a-"quoted";|url/?q=1&x=<y>'
 ODD_NAMES = [

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ptkg.cli import main
 from ptkg.errors import StoreError
-from ptkg.neo4j_store import Neo4jSettings, connect, run_query
+from ptkg.stores.neo4j_store import Neo4jSettings, connect, run_query
 
 WRONG = "wrong-Pa55word-4c1d"
 

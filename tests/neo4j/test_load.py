@@ -6,18 +6,11 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg.cli import main
+from ptkg.cypher import constraint_name
 from ptkg.errors import StoreError
-from ptkg.graph import graph_to_dict, node_id, write_graph
-from ptkg.neo4j_store import (
-    LABELS,
-    constraint_name,
-    count,
-    fetch_graph,
-    graph_counts,
-    key_property,
-    load_graph,
-    wipe,
-)
+from ptkg.graph import graph_counts, graph_to_dict, node_id, write_graph
+from ptkg.schema import LABELS, key_property
+from ptkg.stores.neo4j_store import count, fetch_graph, load_graph, wipe
 
 URL_18 = "https://pytorch.org/blog/pytorch-1.8-released/"
 

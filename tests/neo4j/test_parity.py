@@ -13,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from ptkg.cli import main
-from ptkg.named_queries import load_queries, run_named_query, run_named_query_neo4j
+from ptkg.named_queries import load_queries, run_named_query
+from ptkg.stores.neo4j_store import Neo4jStore
+from ptkg.stores.networkx_store import GraphFileStore
 
 QUERIES = load_queries()
 CASES = [(name, query.example_params) for name, query in QUERIES.items()] + [
@@ -30,8 +32,9 @@ def row_key(row: list[object]) -> str:
 def test_named_query_same_rows_on_both_backends(neo4j_driver, neo4j_settings, loaded, name,
                                                 params):
     query = QUERIES[name]
-    on_networkx = run_named_query(loaded, query, params)
-    on_neo4j = run_named_query_neo4j(neo4j_driver, query, params, neo4j_settings.database)
+    on_networkx = run_named_query(GraphFileStore(graph=loaded), query, params)
+    with Neo4jStore(neo4j_settings) as server:
+        on_neo4j = run_named_query(server, query, params)
     assert on_neo4j[0] == on_networkx[0]
     if query.ordered:
         assert on_neo4j[1] == on_networkx[1]
@@ -41,12 +44,12 @@ def test_named_query_same_rows_on_both_backends(neo4j_driver, neo4j_settings, lo
 
 def test_every_issue_query_returns_rows_in_neo4j(neo4j_driver, neo4j_settings, loaded):
     """Parity of empty results would prove nothing: the issue's queries find the facts."""
-    empty = [name for name in ["features-by-release", "releases-of-library", "released-with",
-                               "hardware-support", "feature-stability", "organizations",
-                               "evidence", "neighbors", "top-mentioned", "posts-about"]
-             if not run_named_query_neo4j(neo4j_driver, QUERIES[name],
-                                          QUERIES[name].example_params,
-                                          neo4j_settings.database)[1]]
+    with Neo4jStore(neo4j_settings) as server:
+        empty = [name for name in ["features-by-release", "releases-of-library",
+                                   "released-with", "hardware-support", "feature-stability",
+                                   "organizations", "evidence", "neighbors", "top-mentioned",
+                                   "posts-about"]
+                 if not run_named_query(server, QUERIES[name], QUERIES[name].example_params)[1]]
     assert empty == []
 
 

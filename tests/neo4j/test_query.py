@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from ptkg import cypher
 from ptkg.cli import main
 from ptkg.errors import QueryError
-from ptkg.neo4j_store import run_query
+from ptkg.stores import grand_cypher
+from ptkg.stores.neo4j_store import run_query
 
 ISSUE_QUERY = ('MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = "PyTorch 1.8" '
                "RETURN f.name AS feature, i.stability AS stability")
@@ -30,7 +30,7 @@ def run(*args: str, catch: bool = True):
 @pytest.mark.parametrize("query", BOTH_BACKENDS)
 def test_run_query_same_rows_on_both_backends(neo4j_driver, neo4j_settings, loaded, query):
     on_neo4j = run_query(neo4j_driver, query, {}, neo4j_settings.database)
-    on_networkx = cypher.run_query(loaded, query, {})
+    on_networkx = grand_cypher.run_query(loaded, query, {})
     assert on_neo4j == on_networkx
     assert on_neo4j[1], "a query that returns nothing proves nothing"
 
@@ -50,7 +50,7 @@ def test_run_query_binds_real_parameters(neo4j_driver, neo4j_settings, loaded, r
     query = ("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $release "
              "RETURN f.name AS feature, i.stability AS stability")
     on_neo4j = run_query(neo4j_driver, query, {"release": release}, neo4j_settings.database)
-    assert on_neo4j == cypher.run_query(loaded, query, {"release": release})
+    assert on_neo4j == grand_cypher.run_query(loaded, query, {"release": release})
     assert bool(on_neo4j[1]) == (release == "PyTorch 1.8")
 
 

@@ -8,8 +8,9 @@ import sys
 import networkx as nx
 import pytest
 
-from ptkg.graph import graph_to_dict, node_id, write_graph
-from ptkg.neo4j_store import connect, count, fetch_graph, graph_counts, key_property, load_graph
+from ptkg.graph import graph_counts, graph_to_dict, node_id, write_graph
+from ptkg.schema import key_property
+from ptkg.stores.neo4j_store import connect, count, fetch_graph, load_graph
 
 # Loads the graph file argv[1] in batches of argv[2] rows, printing the rows written so far after
 # each batch; the driver gives up after 1 s of retries (default 30 s), so a dead server ends it.
@@ -17,7 +18,7 @@ LOADER = """
 import sys
 from ptkg.errors import StoreError
 from ptkg.graph import read_graph
-from ptkg.neo4j_store import Neo4jSettings, connect, load_graph
+from ptkg.stores.neo4j_store import Neo4jSettings, connect, load_graph
 
 graph = read_graph(sys.argv[1])
 settings = Neo4jSettings.from_env()

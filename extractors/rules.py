@@ -1,0 +1,197 @@
+"""The relation rules: trigger rules read from ``patterns/relations.jsonl``, and rules in code.
+
+A trigger rule is one line of ``relations.jsonl``, validated when it is read into a
+:class:`TriggerRule`: an unknown key, a relation type the contract does not extract, a label
+that type cannot connect, a value outside the vocabulary below or a bad token pattern fails
+naming the file and line. The fields:
+
+``id``
+    The rule's name, ``<type>.<what>`` (``supports.support_for``); kept in each relation's
+    ``rules``.
+``label``
+    The relation type (:data:`ptkg.schema.EXTRACTED_TYPES`).
+``pattern``
+    The trigger: a spaCy Matcher token pattern.
+``source``, ``target``
+    The labels a source and a target may have (within the type's endpoints; ``source`` may be
+    empty: then only an implied source stands).
+``targets`` — where the targets stand
+    ``after`` (default): the first name within :data:`MAX_LEAD` words after the trigger, and
+    those listed with it ("support for CPU, CUDA and ROCm"); ``next``: right after the trigger;
+    ``after_or_before``: after, else the nearest name before; ``next_or_before``: right after,
+    else right before; ``before``: the names listed before the trigger ("acknowledge X and Y
+    as influences").
+``choose`` — how the source is chosen among the sentence's names
+    ``nearest`` (default): the closest name before the trigger; ``subject``: the sentence's
+    subject, else the nearest; ``subject_only``: the subject or none ("engineers from NVIDIA
+    helped": with whom is not said); ``listed_after``: every name after the trigger in its
+    clause ("components such as ATen or c10d"); ``in_trigger``: the name inside the trigger
+    ("upstreamed torch.compile into PyTorch/XLA"), else the nearest.
+``side``
+    Where the nearest source is looked for first: ``before`` (default) or ``after`` ("as a
+    backend for X"). A trigger in a sentence's opening phrase ("Based on X, Y ...") looks after.
+``implied`` — when the sentence names no source
+    ``section`` (default): the post's section feature or release stands in; ``none``: no
+    relation; ``refers_back``: the post's library or feature ("try it on X", "X dependency");
+    ``not_people``: the section's, unless the sentence's subject is "we" or "you".
+``max_gap``
+    The source ends at most this many tokens before the trigger.
+``not_after``
+    Words that, right before the trigger, change its sense ("as part of a goal").
+
+Rules in code (:data:`CODE_RULES`) read what needs the whole post (headings, sections,
+titles); each fact they make names one of them, as trigger facts name their rule's ``id``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from ptkg.extractors.patterns import RELATION_PATTERNS, PatternError, read_patterns
+from ptkg.schema import EXTRACTED_TYPES, RELATION_TYPES
+
+MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
+
+TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before")
+SOURCE_CHOICES = ("nearest", "subject", "subject_only", "listed_after", "in_trigger")
+SIDES = ("before", "after")
+IMPLIED = ("section", "none", "refers_back", "not_people")
+
+
+@dataclass(frozen=True)
+class TriggerRule:
+    """One line of ``relations.jsonl`` (see the module docstring for each field)."""
+
+    id: str
+    label: str
+    pattern: tuple
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    targets: str = "after"
+    choose: str = "nearest"
+    side: str = "before"
+    implied: str = "section"
+    max_gap: int | None = None
+    not_after: tuple[str, ...] = ()
+
+    @property
+    def adjacent(self) -> bool:
+        """Whether a target must stand right next to the trigger."""
+        return self.targets in ("next", "next_or_before")
+
+    @property
+    def may_precede(self) -> bool:
+        """Whether a target may stand before the trigger when none follows it."""
+        return self.targets in ("after_or_before", "next_or_before")
+
+    def to_dict(self) -> dict:
+        """The rule as a line of ``relations.jsonl`` (defaults left out)."""
+        data = dataclasses.asdict(self)
+        data["pattern"] = list(self.pattern)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in data.items()
+                if k in ("id", "label", "pattern", "source", "target") or v != defaults[k]}
+
+
+_VOCABULARY = {"targets": TARGET_PLACES, "choose": SOURCE_CHOICES, "side": SIDES,
+               "implied": IMPLIED}
+_FIELDS = {f.name for f in dataclasses.fields(TriggerRule)}
+_REQUIRED = {"id", "label", "pattern", "source", "target"}
+
+
+def parse_rule(record: dict, where: str = "<rule>") -> TriggerRule:
+    """A :class:`TriggerRule` from one pattern-file record, checked against the contract.
+
+    Raises
+    ------
+    PatternError
+        ``where: reason``: an unknown or missing key, a type the contract does not extract, a
+        label the type cannot connect, or a value outside the vocabulary.
+    """
+    unknown = sorted(set(record) - _FIELDS)
+    if unknown:
+        keys = ", ".join(sorted(_FIELDS))
+        raise PatternError(f"{where}: unknown key {unknown[0]!r} (keys: {keys})")
+    missing = sorted(_REQUIRED - set(record))
+    if missing:
+        raise PatternError(f"{where}: a rule needs {', '.join(repr(m) for m in missing)}")
+    label = record["label"]
+    if label not in EXTRACTED_TYPES:
+        raise PatternError(f"{where}: {label!r} is not a relationship type ptkg reads "
+                           f"(types: {', '.join(EXTRACTED_TYPES)})")
+    kind = RELATION_TYPES[label]
+    for side, allowed in (("source", kind.sources), ("target", kind.targets)):
+        wrong = sorted(set(record[side]) - allowed)
+        if wrong:
+            raise PatternError(f"{where}: {label} cannot have a {side} labelled {wrong[0]!r} "
+                               f"(allowed: {', '.join(sorted(allowed))})")
+    for key, values in _VOCABULARY.items():
+        if key in record and record[key] not in values:
+            raise PatternError(f"{where}: {key} {record[key]!r} is not one of {', '.join(values)}")
+    if "max_gap" in record and not (isinstance(record["max_gap"], int) and record["max_gap"] >= 0):
+        raise PatternError(f"{where}: max_gap must be a whole number of tokens")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in record.items()}
+    return TriggerRule(**values)
+
+
+def read_rules(path: str | Path = RELATION_PATTERNS) -> list[TriggerRule]:
+    """The trigger rules of a pattern file, validated, in file order.
+
+    Raises
+    ------
+    PatternError
+        The first bad line, as ``path:line: reason``; a rule id given twice.
+    """
+    lines = [number for number, line in
+             enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1) if line.strip()]
+    rules = [parse_rule(record, f"{path}:{number}")
+             for number, record in zip(lines, read_patterns(path), strict=True)]
+    seen: set[str] = set()
+    for number, rule in zip(lines, rules, strict=True):
+        if rule.id in seen or rule.id in CODE_RULES:
+            raise PatternError(f"{path}:{number}: rule id {rule.id!r} is used twice")
+        seen.add(rule.id)
+    return rules
+
+
+@dataclass(frozen=True)
+class CodeRule:
+    """A rule written in code: its id, the type of the facts it makes, what it reads."""
+
+    id: str
+    type: str
+    reads: str
+
+
+CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
+    CodeRule("announces.title", "ANNOUNCES", "a release named in an announcing title"),
+    CodeRule("announces.release_heading", "ANNOUNCES", "a heading that opens with a release"),
+    CodeRule("announces.library_section", "ANNOUNCES",
+             "a release announced under its library's heading"),
+    CodeRule("introduces.marked_heading", "INTRODUCES",
+             "a heading or bullet with a stability marker names a feature"),
+    CodeRule("introduces.added_bullet", "INTRODUCES",
+             "an 'Added ...' bullet of a release section lists features"),
+    CodeRule("introduces.stated_stability", "INTRODUCES",
+             "stability stated in prose: 'stable support for X', 'our X prototype'"),
+    CodeRule("supports.marked_heading", "SUPPORTS",
+             "a marked heading that opens with hardware: support, not a feature"),
+    CodeRule("supports.named_in_feature", "SUPPORTS",
+             "hardware or a platform a feature's own name names"),
+    CodeRule("released_with.core_release_post", "RELEASED_WITH",
+             "library releases named in a post about a core release"),
+    CodeRule("part_of.named_after_library", "PART_OF",
+             "a feature whose name starts with a library's"),
+    CodeRule("part_of.compound", "PART_OF", "a library's name right before a feature's"),
+    CodeRule("developed_by.compound", "DEVELOPED_BY",
+             "an organization's name right before a library's or feature's"),
+)}
+
+
+def rule_ids() -> dict[str, str]:
+    """Every rule id, in the file and in code, with the relation type it makes."""
+    ids = {rule.id: rule.label for rule in read_rules()}
+    ids.update((rule.id, rule.type) for rule in CODE_RULES.values())
+    return dict(sorted(ids.items()))
