@@ -4,7 +4,7 @@ Run from the repo root::
 
     .venv/bin/python bench/extract.py [--min-mb 2] [--model en_core_web_sm] [--jobs 2]
 
-The corpus (``../shared/corpus/pytorch_blog.jsonl`` next to the repo, or ``--corpus``) is read
+The corpus (``tests/data/corpus/pytorch_blog.jsonl``, or ``--corpus``) is read
 with :func:`ptkg.readers.read_posts`; its posts are cycled, each copy with its own url
 (``<url>#copy-N``), until the UTF-8 text is at least ``--min-mb`` MB (1 MB = 10**6 bytes).
 Words are ``len(post.text.split())``. Every measurement runs in this process, with the same
@@ -57,7 +57,7 @@ from ptkg.readers import read_posts
 from ptkg.records import Post
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "pytorch_blog.jsonl"
+DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus" / "pytorch_blog.jsonl"
 MB = 1_000_000
 TARGET_RATIO = 0.75
 TARGET_SPEEDUP = 1.6

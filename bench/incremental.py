@@ -4,7 +4,7 @@ Run from the repo root::
 
     .venv/bin/python bench/incremental.py [--model blank] [--copies 1] [--jobs 1] [--repeat 3]
 
-The corpus (``../shared/corpus/pytorch_blog.jsonl`` next to the repo, or ``--corpus``) is read
+The corpus (``tests/data/corpus/pytorch_blog.jsonl``, or ``--corpus``) is read
 with :func:`ptkg.readers.read_posts` and written, ``--copies`` times (each copy with its own
 url, ``<url>#copy-N``), to a JSONL file in a temporary folder. Every measurement is one
 :func:`ptkg.build.build` call in this process, with the same model and jobs — reading the
@@ -48,7 +48,7 @@ from ptkg.readers import read_posts
 from ptkg.records import Post
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "pytorch_blog.jsonl"
+DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus" / "pytorch_blog.jsonl"
 
 
 @dataclass

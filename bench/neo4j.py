@@ -14,7 +14,7 @@ The server is the one of ``NEO4J_URI``, ``NEO4J_USERNAME``, ``NEO4J_PASSWORD`` (
 labels (:func:`ptkg.stores.neo4j_store.wipe`) several times; on a server of ``NEO4J_URI`` that
 already holds nodes with those labels it refuses to start unless ``--wipe`` is given.
 
-The graph: ``../shared/corpus/pytorch_blog.jsonl`` (or ``--corpus``) built with
+The graph: ``tests/data/corpus/pytorch_blog.jsonl`` (or ``--corpus``) built with
 :func:`ptkg.build.build` (``model="blank"``, no cache) and read back from its file. For the load,
 that graph is repeated (:func:`replicate_graph`: copy ``N`` suffixes every node's id, ``name``
 and ``url`` with ``#copy-N``, and the ``sources`` of its relationships) until it has at least
@@ -95,7 +95,7 @@ from ptkg.stores import rows as store_rows
 from ptkg.stores.neo4j_store import Neo4jSettings
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "pytorch_blog.jsonl"
+DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus" / "pytorch_blog.jsonl"
 START_SCRIPT = REPO / "docker" / "neo4j-start.sh"
 STOP_SCRIPT = REPO / "docker" / "neo4j-stop.sh"
 THROWAWAY_PASSWORD = "ptkg-bench-password"
