@@ -31,6 +31,7 @@ chromium:
 # PYTEST_ARGS passes arguments to pytest: make test PYTEST_ARGS="-x tests/neo4j".
 test: $(BIN)/ptkg chromium
 	$(BIN)/ruff check .
+	LINT_IMPORTS=$(BIN)/lint-imports .ci/lint-imports
 	PYTHON=$(BIN)/python .ci/neo4j-pytest $(BIN)/pytest $(PYTEST_ARGS)
 
 bench: $(BIN)/ptkg

@@ -49,6 +49,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+from spacy.schemas import validate_token_pattern
+
 from ptkg.extractors.patterns import RELATION_PATTERNS, PatternError, read_patterns
 from ptkg.schema import EXTRACTED_TYPES, RELATION_TYPES
 
@@ -132,8 +134,24 @@ def parse_rule(record: dict, where: str = "<rule>") -> TriggerRule:
             raise PatternError(f"{where}: {key} {record[key]!r} is not one of {', '.join(values)}")
     if "max_gap" in record and not (isinstance(record["max_gap"], int) and record["max_gap"] >= 0):
         raise PatternError(f"{where}: max_gap must be a whole number of tokens")
+    check_token_pattern(record["pattern"], where)
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in record.items()}
     return TriggerRule(**values)
+
+
+def check_token_pattern(pattern: object, where: str) -> None:
+    """Check a spaCy Matcher token pattern against spaCy's schema.
+
+    Raises
+    ------
+    PatternError
+        ``where: invalid token pattern (...)``.
+    """
+    if not isinstance(pattern, list) or not pattern:
+        raise PatternError(f"{where}: a trigger pattern is a non-empty list of token patterns")
+    errors = validate_token_pattern(pattern)
+    if errors:
+        raise PatternError(f"{where}: invalid token pattern ({errors[0]})")
 
 
 def read_rules(path: str | Path = RELATION_PATTERNS) -> list[TriggerRule]:
@@ -147,7 +165,8 @@ def read_rules(path: str | Path = RELATION_PATTERNS) -> list[TriggerRule]:
     lines = [number for number, line in
              enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1) if line.strip()]
     rules = [parse_rule(record, f"{path}:{number}")
-             for number, record in zip(lines, read_patterns(path), strict=True)]
+             for number, record in zip(lines, read_patterns(path, check_token_pattern),
+                                       strict=True)]
     seen: set[str] = set()
     for number, rule in zip(lines, rules, strict=True):
         if rule.id in seen or rule.id in CODE_RULES:

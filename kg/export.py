@@ -24,6 +24,12 @@ GraphML (:func:`generate_graphml`, :func:`write_graphml`, :func:`read_graphml`)
 
     :func:`read_graphml` gives back the same graph: nodes, edges (keyed by type) and properties.
 
+    Why not ``networkx.write_graphml`` (``read_graphml`` is networkx's): its writer puts a raw
+    carriage return in the XML, which every XML parser reads back as a line feed (a sentence
+    with ``\r\n`` would not round-trip); it numbers keys ``d0``, ``d1``, ... including ``d3``;
+    it uses the edge key, here the relationship type, as the edge id, so ids repeat; and it
+    writes control characters XML 1.0 cannot carry, making a file no reader accepts.
+
 Cypher (:func:`generate_cypher_statements`, :func:`generate_cypher`, :func:`write_cypher`)
     The graph as ``ptkg neo4j load`` stores it (:mod:`ptkg.stores.neo4j_store`: ``label`` and
     ``type`` are properties too, ``offsets`` is flat, the same named constraints), as a script that

@@ -23,7 +23,7 @@ from .records import Entity, PostFacts
 def pack_names() -> dict[tuple[str, str], str]:
     """(label, key of a surface form) -> canonical name, for every entry of the alias pack."""
     names = {}
-    for pattern in read_patterns(ENTITY_PATTERNS, validate=False):
+    for pattern in read_patterns(ENTITY_PATTERNS):
         surface = pattern_surface(pattern)
         canonical = pattern.get("id") or surface
         names.setdefault((pattern["label"], name_key(surface)), canonical)

@@ -1,14 +1,15 @@
 """The pattern packs: ``entities.jsonl`` (the alias pack) and ``relations.jsonl`` (trigger rules).
 
 Both are JSON Lines, one object per line, in spaCy's pattern-file shape (``label``, ``pattern``,
-``id``). :func:`read_patterns` reads one and fails naming the file and line of a bad line;
-spaCy is imported only to validate token patterns, so the graph builder can read the alias pack
-without it (``validate=False``).
+``id``). :func:`read_patterns` reads one and fails naming the file and line of a bad line.
+Nothing here imports spaCy: the graph builder reads the alias pack too. The spaCy side checks
+token patterns against spaCy's schema (:func:`ptkg.extractors.rules.check_token_pattern`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 PATTERNS_DIR = Path(__file__).resolve().parent
@@ -20,11 +21,12 @@ class PatternError(ValueError):
     """A pattern file line that cannot be used: the message names the file and line."""
 
 
-def read_patterns(path: str | Path, *, validate: bool = True) -> list[dict]:
+def read_patterns(path: str | Path,
+                  validate: Callable[[object, str], None] | None = None) -> list[dict]:
     """Read a JSONL pattern file: one dict per non-blank line, in file order.
 
-    Each line needs ``label`` and ``pattern`` (a string, or a spaCy token pattern, checked with
-    spaCy's schema when ``validate``).
+    Each line needs ``label`` and ``pattern``; ``validate(pattern, "path:line")``, when given,
+    checks each token pattern (a list) and raises :class:`PatternError`.
 
     Raises
     ------
@@ -41,12 +43,8 @@ def read_patterns(path: str | Path, *, validate: bool = True) -> list[dict]:
             raise PatternError(f"{path}:{number}: not a JSON object ({error})") from None
         if not isinstance(record, dict) or not {"label", "pattern"} <= record.keys():
             raise PatternError(f"{path}:{number}: a pattern needs 'label' and 'pattern'")
-        if validate and not isinstance(record["pattern"], str):
-            from spacy.schemas import validate_token_pattern
-
-            errors = validate_token_pattern(record["pattern"])
-            if errors:
-                raise PatternError(f"{path}:{number}: invalid token pattern ({errors[0]})")
+        if validate is not None and not isinstance(record["pattern"], str):
+            validate(record["pattern"], f"{path}:{number}")
         patterns.append(record)
     return patterns
 

@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
-from ptkg.extractors.components import ENTITY_PATTERNS, EntityFinder, read_patterns
+from ptkg.extractors.components import EntityFinder
+from ptkg.extractors.patterns import ENTITY_PATTERNS, read_patterns
+from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import level
 from ptkg.extractors.text import mask_markup
 
@@ -244,7 +246,7 @@ def test_pattern_file_bad_line_names_file_and_line(blank_nlp, tmp_path, bad):
     path.write_text(f"{GOOD_LINE}\n{bad}\n", encoding="utf8")
     finder = EntityFinder(blank_nlp)
     with pytest.raises(ValueError, match=f"^{re.escape(str(path))}:2: "):
-        finder.add_patterns(read_patterns(path))
+        finder.add_patterns(read_patterns(path, check_token_pattern))
 
 
 def test_entity_finder_from_disk_bad_line_names_file_and_line(blank_nlp, tmp_path):
