@@ -36,11 +36,13 @@ _BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a post: its offsets in the post text and what kind of block it is."""
+    """One line of a post: its offsets in the post text, what kind of block it is, and a
+    heading's level (1-6 in Markdown, 7 for a bold lead line, 0 when the text lost it)."""
 
     start: int
     end: int
     kind: str  # "heading", "bullet", "text" or "code"
+    level: int = 0
 
 
 def _blank(match: re.Match) -> str:
@@ -69,7 +71,7 @@ def classify_lines(text: str) -> list[Line]:
             continue
         if in_fence and _looks_like_prose(raw):
             in_fence = False  # an unclosed fence (the closing one lost in a text dump)
-        lines.append(Line(start, start + len(raw), "code" if in_fence else _line_kind(raw)))
+        lines.append(Line(start, start + len(raw), "code" if in_fence else line_kind(raw)))
     return lines
 
 
@@ -81,7 +83,14 @@ def _looks_like_prose(raw: str) -> bool:
         len(stripped.split()) >= 6 and stripped[-1] in ".!?" and stripped[0].isupper())
 
 
-def _line_kind(raw: str) -> str:
+def line_kind(raw: str, html: bool = False) -> str:
+    """The kind of a line of plain text: ``heading``, ``bullet``, ``text`` or ``code``.
+
+    A line of six words or fewer without final punctuation is a heading, as is one of up to
+    14 words that starts with a capital; with ``html``, tags are masked first.
+    """
+    if html:
+        raw = _HTML.sub(_blank, raw)
     stripped = raw.strip()
     if not stripped or _TABLE_RULE.match(stripped) or is_code_line(raw):
         return "code"
