@@ -1,26 +1,48 @@
-"""Fixtures shared by every test module: the bundled data, and the sample graph built once.
+"""Fixtures shared by every test module: the bundled data, the two graphs, the Neo4j server.
 
-The graph of ``data/seed_sample.txt`` is built once per session with the English model
-(``ptkg.build.build``, as ``ptkg build`` does) and kept as a file; tests get a fresh
-``MultiDiGraph`` read from it, so a test may change its copy without touching the others.
+Two graphs:
+
+- the **hand-made graph** (``handmade_graph``, ``handmade_graph_file``): ``tests/data/graph.json``,
+  built by ``tests/data/handmade.py`` from facts written by hand. Query, store, page and CLI
+  tests use it, so a change to an extraction rule does not change what they see.
+- the **sample graph** (``sample_graph``, ``sample_graph_file``, ``sample_graph_json``): the
+  graph of ``data/seed_sample.txt``, built once per session with the English model
+  (``ptkg.build.build``, as ``ptkg build`` does). Extraction and quality tests use it.
+
+Tests get a fresh ``MultiDiGraph`` read from the file, so a test may change its copy without
+touching the others; both files live in a session folder (the hand-made one is a copy).
+
+The Neo4j fixtures (``neo4j_settings``, ``neo4j_driver``, ``neo4j_empty``, ``neo4j_clean``,
+``neo4j_unavailable``) are for ``tests/neo4j/`` and the Neo4j half of ``tests/stores/``. The
+server is the one ``make test`` starts with ``docker/neo4j-start.sh`` (``.ci/with-neo4j``),
+reached through the standard variables ``NEO4J_URI``, ``NEO4J_USERNAME``, ``NEO4J_PASSWORD`` and
+``NEO4J_DATABASE``. Without ``NEO4J_URI`` the tests that use them skip, and fail when ``CI`` or
+``PTKG_REQUIRE_NEO4J`` is set, so CI cannot pass without a real server; a ``NEO4J_URI`` whose
+server does not answer always fails.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
+import neo4j
 import networkx as nx
 import pytest
 from spacy.language import Language
 
 from ptkg.build import build
+from ptkg.errors import StoreError
 from ptkg.extractors.pipeline import load_nlp, run_extraction
 from ptkg.graph import read_graph
 from ptkg.readers import read_posts
 from ptkg.records import Post
+from ptkg.stores.neo4j_store import Neo4jSettings, connect
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
+HANDMADE = REPO / "tests" / "data" / "graph.json"
 MODEL = "en_core_web_sm"
 
 
@@ -54,6 +76,21 @@ def gold_sample_path() -> Path:
 def sample_posts(sample_path: Path) -> dict[str, Post]:
     """The posts of the sample by url, in reading order."""
     return {post.url: post for post in read_posts([sample_path])}
+
+
+@pytest.fixture(scope="session")
+def handmade_graph_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hand-made graph's file (``tests/data/graph.json``, see ``tests/data/handmade.py``),
+    copied to a session folder so that no test can change the committed file."""
+    path = tmp_path_factory.mktemp("handmade") / "graph.json"
+    shutil.copyfile(HANDMADE, path)
+    return path
+
+
+@pytest.fixture
+def handmade_graph(handmade_graph_file: Path) -> nx.MultiDiGraph:
+    """A fresh copy of the hand-made graph, read from its file."""
+    return read_graph(handmade_graph_file)
 
 
 @pytest.fixture(scope="session")
@@ -92,3 +129,68 @@ def blank_nlp() -> Language:
 def english_nlp() -> Language:
     """The pipeline with the English model: rules that read the parse need it."""
     return load_nlp(MODEL)
+
+
+# --------------------------------------------------------------------------- Neo4j
+
+
+def neo4j_required() -> bool:
+    """Whether a missing server is a failure: in CI, or when PTKG_REQUIRE_NEO4J is set."""
+    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+               for name in ("CI", "PTKG_REQUIRE_NEO4J"))
+
+
+def skip_or_fail(message: str) -> None:
+    """Skip, or fail when a server is required (CI)."""
+    if neo4j_required():
+        pytest.fail(message + " (required: CI or PTKG_REQUIRE_NEO4J is set)", pytrace=False)
+    pytest.skip(message)
+
+
+def empty_database(driver: neo4j.Driver, database: str) -> None:
+    """Delete every node and relationship (the test database belongs to the tests)."""
+    while True:
+        records, _, _ = driver.execute_query(
+            "MATCH (n) WITH n LIMIT 10000 DETACH DELETE n RETURN count(*) AS deleted",
+            database_=database)
+        if records[0]["deleted"] == 0:
+            return
+
+
+@pytest.fixture(scope="session")
+def neo4j_unavailable():
+    """:func:`skip_or_fail`, for fixtures elsewhere that need the server in some other way."""
+    return skip_or_fail
+
+
+@pytest.fixture(scope="session")
+def neo4j_settings() -> Neo4jSettings:
+    """The server's settings, from the environment."""
+    if not os.environ.get("NEO4J_URI"):
+        skip_or_fail("NEO4J_URI is not set: no Neo4j server to test against "
+                     "(`make test` starts one when java and mvn are on PATH)")
+    return Neo4jSettings.from_env()
+
+
+@pytest.fixture(scope="module")
+def neo4j_driver(neo4j_settings: Neo4jSettings):
+    """A verified driver for the module; a server that does not answer fails the tests."""
+    try:
+        driver = connect(neo4j_settings)
+    except StoreError as error:
+        pytest.fail(f"NEO4J_URI is set but: {error}", pytrace=False)
+    with driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def neo4j_empty(neo4j_driver: neo4j.Driver, neo4j_settings: Neo4jSettings):
+    """A function that empties the database, for module-scoped setup fixtures."""
+    return lambda: empty_database(neo4j_driver, neo4j_settings.database)
+
+
+@pytest.fixture
+def neo4j_clean(neo4j_driver: neo4j.Driver, neo4j_settings: Neo4jSettings) -> neo4j.Driver:
+    """The driver, after emptying the database."""
+    empty_database(neo4j_driver, neo4j_settings.database)
+    return neo4j_driver

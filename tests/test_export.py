@@ -1,6 +1,7 @@
 """Tests of the exporters (GraphML, Cypher script, neo4j-admin CSV) and of ``ptkg export``.
 
-Every exporter is round-tripped on the sample graph and on a hand-made graph of odd names
+Every exporter is round-tripped on the hand-made graph (``tests/data/graph.json``) and on a graph
+of odd names
 (quotes, backslashes, line breaks, ``;``, ``|``, backquotes, unicode). The Cypher script is
 run against a real Neo4j in ``tests/neo4j/test_export_cypher.py``.
 """
@@ -74,12 +75,12 @@ def odd_graph() -> nx.MultiDiGraph:
     return make_odd_graph()
 
 
-@pytest.fixture(params=["sample", "odd"])
+@pytest.fixture(params=["handmade", "odd"])
 def any_graph(request) -> nx.MultiDiGraph:
-    """The sample graph, and the odd one."""
+    """The hand-made graph, and the odd one."""
     if request.param == "odd":
         return make_odd_graph()
-    return request.getfixturevalue("sample_graph")
+    return request.getfixturevalue("handmade_graph")
 
 
 def shuffled(graph: nx.MultiDiGraph, seed: int) -> nx.MultiDiGraph:
@@ -357,8 +358,8 @@ def test_csv_files_headers_and_counts(any_graph, tmp_path):
         assert all(HEADER_FIELD.fullmatch(field) for field in header)
 
 
-def test_csv_sample_headers_pinned(sample_graph, tmp_path):
-    ex.write_csv(sample_graph, tmp_path)
+def test_csv_handmade_headers_pinned(handmade_graph, tmp_path):
+    ex.write_csv(handmade_graph, tmp_path)
     header = (tmp_path / "relationships_INTRODUCES.csv").read_text().splitlines()[0]
     assert header == (":START_ID,:END_ID,:TYPE,count:long,evidence:string[],offsets:long[],"
                       "rules:string[],sources:string[],stability:string,type:string")
@@ -482,15 +483,15 @@ def odd_graph_file(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize(("fmt", "name"), [("graphml", "g.graphml"), ("cypher", "g.cypher")])
-def test_cli_export_file(fmt, name, sample_graph_file, sample_graph, tmp_path):
+def test_cli_export_file(fmt, name, handmade_graph_file, handmade_graph, tmp_path):
     out = tmp_path / "sub" / name
-    result = run("export", "--graph", sample_graph_file, "--format", fmt, "--out", out,
+    result = run("export", "--graph", handmade_graph_file, "--format", fmt, "--out", out,
                  catch=False)
     assert result.exit_code == 0
-    assert result.output == (f"wrote {out}: {sample_graph.number_of_nodes()} nodes, "
-                             f"{sample_graph.number_of_edges()} relationships\n")
+    assert result.output == (f"wrote {out}: {handmade_graph.number_of_nodes()} nodes, "
+                             f"{handmade_graph.number_of_edges()} relationships\n")
     expected = ex.generate_graphml if fmt == "graphml" else ex.generate_cypher
-    assert out.read_text(encoding="utf8") == expected(sample_graph)
+    assert out.read_text(encoding="utf8") == expected(handmade_graph)
 
 
 def test_cli_export_csv(odd_graph_file, tmp_path):

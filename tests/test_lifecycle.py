@@ -1,8 +1,9 @@
 """Tests of ptkg.lifecycle (feature lifecycles, release diffs) and the lifecycle/diff commands.
 
-Three kinds of graph: hand-built from PostFacts (known promotions), the bundled sample, the
-1.8/1.9/1.10 release posts of the shared corpus (lifecycles read by hand from the posts), and
-a graph built from the gold annotations (answers computed from the gold files directly).
+Four kinds of graph: hand-built from PostFacts here (known promotions), the hand-made graph of
+``tests/data/graph.json`` (the shared test graph, real sentences), the 1.8/1.9/1.10 release posts
+of the corpus (lifecycles read by hand from the posts), and a graph built from the gold
+annotations (answers computed from the gold files directly).
 """
 
 from __future__ import annotations
@@ -213,18 +214,30 @@ def test_find_node_unknown_release(hand_graph):
         find_node(hand_graph, "PyTorch 3.0", "Release")
 
 
-# --------------------------------------------------------------------------- the sample
+# --------------------------------------------------------------------------- the hand-made graph
 
 
 @pytest.mark.parametrize("name", ["torch.fx", "FX", "`torch.fx`"])
-def test_feature_lifecycle_sample_torch_fx_beta_in_18(sample_graph, name):
-    found = feature_lifecycle(sample_graph, name)
+def test_feature_lifecycle_handmade_torch_fx_beta_in_18(handmade_graph, name):
+    found = feature_lifecycle(handmade_graph, name)
     assert found.feature == "torch.fx"
-    assert history(found) == [("PyTorch 1.8", "Beta")]
-    assert ("[Beta] Python code Transformations with FX", URL_18) in {
-        (e.sentence, e.url) for e in found.releases[0].evidence}
-    assert found.stability == "Beta"
-    assert found.changes == []
+    assert history(found) == [("PyTorch 1.8", "Beta"), ("PyTorch 1.10", "Stable")]
+    assert [(e.sentence, e.url) for e in found.releases[0].evidence] == [
+        ("[Beta] Python code Transformations with FX", URL_18)]
+    assert found.stability == "Stable"
+    assert change_list(found.changes) == [
+        ("promotion", "PyTorch 1.8", "Beta", "PyTorch 1.10", "Stable")]
+
+
+def test_feature_lifecycle_handmade_zero_redundancy_optimizer(handmade_graph):
+    found = feature_lifecycle(handmade_graph, "ZeroRedundancyOptimizer")
+    assert history(found) == [("PyTorch 1.8", "Prototype"), ("PyTorch 1.9", "Beta"),
+                              ("PyTorch 1.10", "Stable")]
+    assert [s.date for s in found.releases] == ["2021-03-04", "2021-06-15", "2021-10-21"]
+    assert change_list(found.promotions) == [
+        ("promotion", "PyTorch 1.8", "Prototype", "PyTorch 1.9", "Beta"),
+        ("promotion", "PyTorch 1.9", "Beta", "PyTorch 1.10", "Stable")]
+    assert found.demotions == []
 
 
 def introduced(graph, release: str) -> set[tuple[str, str | None]]:
@@ -233,13 +246,23 @@ def introduced(graph, release: str) -> set[tuple[str, str | None]]:
             if k == "INTRODUCES"}
 
 
-def test_release_diff_sample_17_18(sample_graph):
-    diff = release_diff(sample_graph, "PyTorch 1.7", "PyTorch 1.8")
-    assert {(e.feature, e.stability) for e in diff.new} == introduced(sample_graph, "PyTorch 1.8")
+def test_release_diff_handmade_15_18(handmade_graph):
+    diff = release_diff(handmade_graph, "PyTorch 1.5", "PyTorch 1.8")
+    assert {(e.feature, e.stability) for e in diff.new} == introduced(handmade_graph,
+                                                                      "PyTorch 1.8")
     assert ("torch.fx", "Beta") in {(e.feature, e.stability) for e in diff.new}
     assert diff.promoted == diff.demoted == []
-    assert {(e.feature, e.stability) for e in diff.only_in_a} == introduced(sample_graph,
-                                                                           "PyTorch 1.7")
+    assert {(e.feature, e.stability) for e in diff.only_in_a} == introduced(handmade_graph,
+                                                                           "PyTorch 1.5") == set()
+
+
+def test_release_diff_handmade_19_110(handmade_graph):
+    diff = release_diff(handmade_graph, "PyTorch 1.9", "PyTorch 1.10")
+    assert [(e.feature, e.stability) for e in diff.new] == [("CUDA Graphs", "Beta")]
+    assert [(e.feature, e.previous_release, e.stability) for e in diff.promoted] == [
+        ("torch.fx", "PyTorch 1.8", "Stable"), ("ZeroRedundancyOptimizer", "PyTorch 1.9", "Stable")]
+    assert diff.demoted == []
+    assert [(e.feature, e.stability) for e in diff.only_in_a] == [("torch.linalg", "Stable")]
 
 
 # --------------------------------------------------------------------------- the corpus
@@ -458,13 +481,34 @@ def test_lifecycle_command_unknown_feature_is_one_line_error(hand_graph_file):
     assert result.output.splitlines() == ["Error: no Feature named 'Zer0'; closest: Zero"]
 
 
-def test_lifecycle_command_sample_issue_example(sample_graph_file):
-    result = run("lifecycle", "torch.fx", "--graph", sample_graph_file, catch=False)
+def test_lifecycle_command_handmade_issue_example(handmade_graph_file):
+    result = run("lifecycle", "torch.fx", "--graph", handmade_graph_file, catch=False)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     row = next(line for line in lines if line.startswith("PyTorch 1.8 "))
-    assert row.split()[2:4] == ["Beta", URL_18]
+    assert row.split()[2:5] == ["2021-03-04", "Beta", URL_18]
     assert "[Beta] Python code Transformations with FX" in row
+    assert lines[-2:] == ["promotions: PyTorch 1.8 Beta -> PyTorch 1.10 Stable",
+                          "demotions: none"]
+
+
+def test_lifecycle_command_handmade_readme_example(handmade_graph_file):
+    """The README's example: ZeroRedundancyOptimizer, Prototype in 1.8 to Stable in 1.10."""
+    result = run("lifecycle", "ZeroRedundancyOptimizer", "--graph", handmade_graph_file,
+                 catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["Feature: ZeroRedundancyOptimizer", "current stability: Stable"]
+    assert [line.split()[:5] for line in lines[4:7]] == [
+        ["PyTorch", "1.8", "2021-03-04", "Prototype", URL_18],
+        ["PyTorch", "1.9", "2021-06-15", "Beta", BLOG + "pytorch-1.9-released/"],
+        ["PyTorch", "1.10", "2021-10-21", "Stable", BLOG + "pytorch-1.10-released/"]]
+    assert lines[4].endswith("(Prototype) ZeroRedundancyOptimizer** - Based on and in "
+                             "partnership with the Microsoft DeepSpeed te…")
+    assert lines[7:] == [
+        "promotions: PyTorch 1.8 Prototype -> PyTorch 1.9 Beta; "
+        "PyTorch 1.9 Beta -> PyTorch 1.10 Stable",
+        "demotions: none"]
 
 
 def test_diff_command_table(hand_graph_file):

@@ -111,19 +111,19 @@ def test_generate_graph_html_keeps_crafted_text_inside_the_json(tmp_path):
 
 @pytest.mark.parametrize("generate", [generate_graph_html, generate_timeline_html],
                          ids=["graph", "timeline"])
-def test_page_is_deterministic(sample_graph, sample_graph_file, generate):
-    first = generate(sample_graph)
-    again = generate(read_graph(sample_graph_file))
+def test_page_is_deterministic(handmade_graph, handmade_graph_file, generate):
+    first = generate(handmade_graph)
+    again = generate(read_graph(handmade_graph_file))
     shuffled = nx.MultiDiGraph()
-    shuffled.add_nodes_from(reversed(list(sample_graph.nodes(data=True))))
-    shuffled.add_edges_from(reversed(list(sample_graph.edges(keys=True, data=True))))
+    shuffled.add_nodes_from(reversed(list(handmade_graph.nodes(data=True))))
+    shuffled.add_edges_from(reversed(list(handmade_graph.edges(keys=True, data=True))))
     assert first == again == generate(shuffled)
 
 
 @pytest.mark.parametrize("generate", [generate_graph_html, generate_timeline_html],
                          ids=["graph", "timeline"])
-def test_page_is_self_contained(sample_graph, generate):
-    html = generate(sample_graph)
+def test_page_is_self_contained(handmade_graph, generate):
+    html = generate(handmade_graph)
     assert not re.search(r"<(script|img|iframe|link)\b[^>]*\b(src|href)=", html, re.I)
     styles = "".join(re.findall(r"<style>(.*?)</style>", html, re.S))
     assert not re.search(r"@import|url\(|@font-face", styles, re.I)
@@ -137,21 +137,22 @@ def test_page_is_self_contained(sample_graph, generate):
     assert "sourceMappingURL" not in html
 
 
-def test_graph_view_data_encodes_the_graph(sample_graph):
-    data = graph_view_data(sample_graph)
-    assert len(data["nodes"]) == sample_graph.number_of_nodes()
-    assert len(data["edges"]) == sample_graph.number_of_edges()
+def test_graph_view_data_encodes_the_graph(handmade_graph):
+    data = graph_view_data(handmade_graph)
+    assert len(data["nodes"]) == handmade_graph.number_of_nodes()
+    assert len(data["edges"]) == handmade_graph.number_of_edges()
     ids = [n["id"] for n in data["nodes"]]
     edges = {(ids[e["from"]], e["type"], ids[e["to"]]) for e in data["edges"]}
-    assert edges == {(u, k, v) for u, v, k in sample_graph.edges(keys=True)}
+    assert edges == {(u, k, v) for u, v, k in handmade_graph.edges(keys=True)}
     assert Counter(n["label"] for n in data["nodes"]) == Counter(
-        d["label"] for _, d in sample_graph.nodes(data=True))
-    assert data["physics"] is (sample_graph.number_of_nodes() <= PHYSICS_NODE_LIMIT)
+        d["label"] for _, d in handmade_graph.nodes(data=True))
+    assert data["physics"] is (handmade_graph.number_of_nodes() <= PHYSICS_NODE_LIMIT)
     fx = ids.index(node_id("Feature", "torch.fx"))
-    assert data["nodes"][fx]["size"] > data["nodes"][ids.index(node_id("Feature", "ATen"))][
+    assert data["nodes"][fx]["size"] > data["nodes"][ids.index(node_id("Feature", "AOTInductor"))][
         "size"]
     introduces = [e for e in data["edges"] if e["type"] == "INTRODUCES" and e["to"] == fx]
-    assert [e["props"]["stability"] for e in introduces] == ["Beta"]
+    assert [(ids[e["from"]], e["props"]["stability"]) for e in introduces] == [
+        ("Release:PyTorch 1.10", "Stable"), ("Release:PyTorch 1.8", "Beta")]
     assert all(url in data["posts"] for e in data["edges"] for url, _ in e["evidence"])
 
 
@@ -178,13 +179,13 @@ def test_graph_view_data_empty_graph_says_so(subtitle, message):
 # --------------------------------------------------------------------------- layout
 
 
-def test_layout_positions_is_seeded_and_spread(sample_graph):
-    positions = layout_positions(sample_graph)
-    assert positions == layout_positions(sample_graph.copy())
-    assert set(positions) == set(sample_graph)
+def test_layout_positions_is_seeded_and_spread(handmade_graph):
+    positions = layout_positions(handmade_graph)
+    assert positions == layout_positions(handmade_graph.copy())
+    assert set(positions) == set(handmade_graph)
     assert all(isinstance(c, int) for xy in positions.values() for c in xy)
     assert len(set(positions.values())) == len(positions)
-    assert positions != layout_positions(sample_graph, seed=8)
+    assert positions != layout_positions(handmade_graph, seed=8)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2])
@@ -200,28 +201,28 @@ def test_layout_positions_tiny_graphs(size):
 
 
 @pytest.mark.parametrize("depth", [0, 1, 2])
-def test_select_subgraph_focus_keeps_the_neighborhood(sample_graph, depth):
+def test_select_subgraph_focus_keeps_the_neighborhood(handmade_graph, depth):
     center = node_id("Feature", "torch.fx")
-    expected = set(nx.ego_graph(sample_graph.to_undirected(), center, radius=depth))
-    selected = select_subgraph(sample_graph, focus="TORCH.FX", depth=depth)
+    expected = set(nx.ego_graph(handmade_graph.to_undirected(), center, radius=depth))
+    selected = select_subgraph(handmade_graph, focus="TORCH.FX", depth=depth)
     assert set(selected) == expected
     assert selected.graph["centers"] == [center]
     assert {(u, v, k) for u, v, k in selected.edges(keys=True)} == {
-        (u, v, k) for u, v, k in sample_graph.edges(keys=True) if u in expected and v in expected}
+        (u, v, k) for u, v, k in handmade_graph.edges(keys=True) if u in expected and v in expected}
 
 
-def test_select_subgraph_release_and_labels(sample_graph):
+def test_select_subgraph_release_and_labels(handmade_graph):
     release = node_id("Release", "PyTorch 1.8")
-    near = {release, *sample_graph.predecessors(release), *sample_graph.successors(release)}
-    selected = select_subgraph(sample_graph, release="pytorch 1.8", labels=["feature"])
+    near = {release, *handmade_graph.predecessors(release), *handmade_graph.successors(release)}
+    selected = select_subgraph(handmade_graph, release="pytorch 1.8", labels=["feature"])
     assert set(selected) == {n for n in near if n == release
-                             or sample_graph.nodes[n]["label"] == "Feature"}
-    assert {sample_graph.nodes[n]["label"] for n in selected} == {"Release", "Feature"}
+                             or handmade_graph.nodes[n]["label"] == "Feature"}
+    assert {handmade_graph.nodes[n]["label"] for n in selected} == {"Release", "Feature"}
 
 
-def test_select_subgraph_min_mentions_keeps_posts(sample_graph):
-    selected = select_subgraph(sample_graph, min_mentions=3)
-    assert set(selected) == {n for n, d in sample_graph.nodes(data=True)
+def test_select_subgraph_min_mentions_keeps_posts(handmade_graph):
+    selected = select_subgraph(handmade_graph, min_mentions=3)
+    assert set(selected) == {n for n, d in handmade_graph.nodes(data=True)
                              if d["label"] == "Post" or d["mentions"] >= 3}
 
 
@@ -230,9 +231,9 @@ def test_select_subgraph_min_mentions_keeps_posts(sample_graph):
     ({"release": "torch.fx"}, "release", None),
     ({"release": "PyTorch 1.88"}, "release", "PyTorch 1.8"),
 ])
-def test_select_subgraph_unknown_name_lists_closest(sample_graph, kwargs, what, closest):
+def test_select_subgraph_unknown_name_lists_closest(handmade_graph, kwargs, what, closest):
     with pytest.raises(UnknownNameError) as error:
-        select_subgraph(sample_graph, **kwargs)
+        select_subgraph(handmade_graph, **kwargs)
     name = next(iter(kwargs.values()))
     assert str(error.value).startswith(f"no {what} named {name!r} in the graph")
     if closest:
@@ -240,9 +241,9 @@ def test_select_subgraph_unknown_name_lists_closest(sample_graph, kwargs, what, 
         assert len(error.value.closest) <= 5
 
 
-def test_select_subgraph_unknown_label(sample_graph):
+def test_select_subgraph_unknown_label(handmade_graph):
     with pytest.raises(PtkgError, match=r"^unknown label 'Person'; labels: Feature, "):
-        select_subgraph(sample_graph, labels=["Person"])
+        select_subgraph(handmade_graph, labels=["Person"])
 
 
 # --------------------------------------------------------------------------- timeline
@@ -278,9 +279,9 @@ def test_timeline_view_data_one_row_per_feature():
     assert timeline_view_data(nx.MultiDiGraph())["empty"].startswith("This graph has no release")
 
 
-def test_issue5_timeline_page_draws_what_ptkg_timeline_computes(sample_graph):
+def test_issue5_timeline_page_draws_what_ptkg_timeline_computes(handmade_graph):
     """Issue 5 part 3: one function (ptkg.timeline.timeline) serves the CLI and the page."""
-    data = timeline_view_data(sample_graph)
+    data = timeline_view_data(handmade_graph)
     page = [(lib["name"], [data["nodes"][r["node"]]["id"] for r in lib["releases"]],
              sorted((lib["releases"][c["column"]]["node"], f["node"], c["stability"])
                     for f in lib["features"] for c in f["cells"]))
@@ -289,30 +290,30 @@ def test_issue5_timeline_page_draws_what_ptkg_timeline_computes(sample_graph):
     computed = [(lane.library, [r.node for r in lane.releases],
                  sorted((index[r.node], index[h.node], h.stability or "")
                         for r in lane.releases for h in r.headlines))
-                for lane in timeline(sample_graph, headline_limit=None)]
+                for lane in timeline(handmade_graph, headline_limit=None)]
     assert page == computed
     assert sum(len(lane[2]) for lane in page) == sum(
-        1 for *_, key in sample_graph.edges(keys=True) if key == "INTRODUCES")
+        1 for *_, key in handmade_graph.edges(keys=True) if key == "INTRODUCES")
 
 
 # --------------------------------------------------------------------------- CLI
 
 
-def test_cli_render_writes_the_page(tmp_path, sample_graph, sample_graph_file):
+def test_cli_render_writes_the_page(tmp_path, handmade_graph, handmade_graph_file):
     out = tmp_path / "graph.html"
-    result = run("render", "--graph", sample_graph_file, "--out", out, catch=False)
+    result = run("render", "--graph", handmade_graph_file, "--out", out, catch=False)
     assert result.exit_code == 0
     size = len(out.read_bytes())
-    assert result.output == (f"wrote {out}: {sample_graph.number_of_nodes()} nodes, "
-                             f"{sample_graph.number_of_edges()} edges, {size:,} bytes\n")
+    assert result.output == (f"wrote {out}: {handmade_graph.number_of_nodes()} nodes, "
+                             f"{handmade_graph.number_of_edges()} edges, {size:,} bytes\n")
     again = tmp_path / "again.html"
-    run("render", "--graph", sample_graph_file, "--out", again, catch=False)
+    run("render", "--graph", handmade_graph_file, "--out", again, catch=False)
     assert again.read_bytes() == out.read_bytes()
 
 
-def test_cli_render_focus_label_release(tmp_path, sample_graph_file):
+def test_cli_render_focus_label_release(tmp_path, handmade_graph_file):
     out = tmp_path / "focus.html"
-    result = run("render", "--graph", sample_graph_file, "--out", out, "--focus", "PyTorch 1.8",
+    result = run("render", "--graph", handmade_graph_file, "--out", out, "--focus", "PyTorch 1.8",
                  "--depth", "1", "--label", "Release", "--label", "Hardware", "--release",
                  "PyTorch 1.8", "--min-mentions", "1", catch=False)
     assert result.exit_code == 0
@@ -323,11 +324,11 @@ def test_cli_render_focus_label_release(tmp_path, sample_graph_file):
     assert [data["nodes"][i]["name"] for i in data["centers"]] == ["PyTorch 1.8"]
 
 
-def test_cli_render_timeline(tmp_path, sample_graph, sample_graph_file):
+def test_cli_render_timeline(tmp_path, handmade_graph, handmade_graph_file):
     out = tmp_path / "timeline.html"
-    result = run("render", "--graph", sample_graph_file, "--timeline", "--out", out, catch=False)
+    result = run("render", "--graph", handmade_graph_file, "--timeline", "--out", out, catch=False)
     assert result.exit_code == 0
-    releases = [n for n, d in sample_graph.nodes(data=True) if d["label"] == "Release"]
+    releases = [n for n, d in handmade_graph.nodes(data=True) if d["label"] == "Release"]
     assert re.fullmatch(rf"wrote {re.escape(str(out))}: {len(releases)} releases of \d+ "
                         r"libraries, \d+ features, [\d,]+ bytes\n", result.output)
     assert page_data(out.read_text(encoding="utf8"))["view"] == "timeline"
@@ -342,8 +343,8 @@ def test_cli_render_missing_graph_is_one_line_error(tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
-def test_cli_render_unknown_focus_lists_closest(tmp_path, sample_graph_file):
-    result = run("render", "--graph", sample_graph_file, "--out", tmp_path / "x.html",
+def test_cli_render_unknown_focus_lists_closest(tmp_path, handmade_graph_file):
+    result = run("render", "--graph", handmade_graph_file, "--out", tmp_path / "x.html",
                  "--focus", "torch.fxx")
     assert result.exit_code == 1
     assert result.output.startswith("Error: no entity named 'torch.fxx' in the graph; closest: "
@@ -357,22 +358,22 @@ def test_cli_render_unknown_focus_lists_closest(tmp_path, sample_graph_file):
     (["--timeline", "--focus", "torch.fx"], "--timeline draws every release"),
     (["--timeline", "--label", "Release"], "--timeline draws every release"),
 ])
-def test_cli_render_usage_errors(tmp_path, sample_graph_file, args, message):
-    result = run("render", "--graph", sample_graph_file, "--out", tmp_path / "x.html", *args)
+def test_cli_render_usage_errors(tmp_path, handmade_graph_file, args, message):
+    result = run("render", "--graph", handmade_graph_file, "--out", tmp_path / "x.html", *args)
     assert result.exit_code == 2
     assert f"Error: {message}" in result.output
 
 
-def test_cli_render_unwritable_out_is_one_line_error(tmp_path, sample_graph_file):
+def test_cli_render_unwritable_out_is_one_line_error(tmp_path, handmade_graph_file):
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf8")
-    result = run("render", "--graph", sample_graph_file, "--out", blocker / "graph.html")
+    result = run("render", "--graph", handmade_graph_file, "--out", blocker / "graph.html")
     assert result.exit_code == 1
     assert result.output.startswith(f"Error: {blocker / 'graph.html'}: cannot write the page")
     assert result.output.count("\n") == 1
 
 
-def test_render_graph_failed_write_keeps_the_old_page(tmp_path, sample_graph, monkeypatch):
+def test_render_graph_failed_write_keeps_the_old_page(tmp_path, handmade_graph, monkeypatch):
     out = tmp_path / "graph.html"
     out.write_text("old page", encoding="utf8")
 
@@ -381,13 +382,13 @@ def test_render_graph_failed_write_keeps_the_old_page(tmp_path, sample_graph, mo
 
     monkeypatch.setattr("os.replace", fail)
     with pytest.raises(PtkgError, match="cannot write the page"):
-        render_graph(sample_graph, out)
+        render_graph(handmade_graph, out)
     assert out.read_text(encoding="utf8") == "old page"
     assert [p.name for p in tmp_path.iterdir()] == ["graph.html"]
 
 
-def test_render_graph_round_trip_through_file(tmp_path, sample_graph):
+def test_render_graph_round_trip_through_file(tmp_path, handmade_graph):
     """A graph written and read back renders the same page."""
-    write_graph(sample_graph, tmp_path / "g.json")
+    write_graph(handmade_graph, tmp_path / "g.json")
     assert generate_graph_html(read_graph(tmp_path / "g.json")) == generate_graph_html(
-        sample_graph)
+        handmade_graph)

@@ -145,30 +145,37 @@ def test_timeline_to_dict_is_plain_json(hand_graph):
                                        "stability": "Stable", "url": BLOG + "pytorch-1-10/"}
 
 
-# --------------------------------------------------------------------------- the sample
+# --------------------------------------------------------------------------- the hand-made graph
 
 
-def test_timeline_sample_pytorch_in_version_order(sample_graph):
-    (lane,) = timeline(sample_graph, "PyTorch")
+def test_timeline_handmade_pytorch_in_version_order(handmade_graph):
+    (lane,) = timeline(handmade_graph, "PyTorch")
     order = names(lane)
-    assert [order.index(r) for r in ("PyTorch 1.5", "PyTorch 1.8", "PyTorch 1.12")] == sorted(
-        order.index(r) for r in ("PyTorch 1.5", "PyTorch 1.8", "PyTorch 1.12"))
+    assert order == ["PyTorch 1.5", "PyTorch 1.8", "PyTorch 1.9", "PyTorch 1.10", "PyTorch 1.12",
+                     "PyTorch 2.2", "PyTorch 2.8"]
     assert order == sorted(order, key=lambda n: tuple(int(p) for p in n.split()[1].split(".")))
-    chain = [(u, v) for u, v, k in sample_graph.edges(keys=True) if k == "PRECEDES"
-             and sample_graph.nodes[u]["library"] == "PyTorch"]
+    chain = [(u, v) for u, v, k in handmade_graph.edges(keys=True) if k == "PRECEDES"
+             and handmade_graph.nodes[u]["library"] == "PyTorch"]
     assert {(node_id("Release", a), node_id("Release", b))
             for a, b in zip(order, order[1:], strict=False)} == set(chain)
+    assert [lane.library for lane in timeline(handmade_graph)] == [
+        "PyTorch", "Python", "PyTorch/XLA", "torchvision"]
 
 
-def test_timeline_sample_18_headlines(sample_graph):
-    (lane,) = timeline(sample_graph, "PyTorch")
+def test_timeline_handmade_18_headlines(handmade_graph):
+    (lane,) = timeline(handmade_graph, "PyTorch")
     (release,) = [r for r in lane.releases if r.name == "PyTorch 1.8"]
-    assert release.headlines[0].feature == "torch.fft"
-    assert release.headlines[0].stability == "Stable"
-    assert len(release.headlines) == 5
+    assert [(h.feature, h.stability) for h in release.headlines] == [
+        ("torch.fft", "Stable"), ("torch.fx", "Beta"), ("ZeroRedundancyOptimizer", "Prototype"),
+        ("torch.linalg", None)]
     assert release.feature_count == sum(
-        1 for _, _, k in sample_graph.out_edges(node_id("Release", "PyTorch 1.8"), keys=True)
+        1 for _, _, k in handmade_graph.out_edges(node_id("Release", "PyTorch 1.8"), keys=True)
         if k == "INTRODUCES")
+    assert release.feature_count == 4
+    (short,) = [r for r in timeline(handmade_graph, "PyTorch", headline_limit=2)[0].releases
+                if r.name == "PyTorch 1.8"]
+    assert [h.feature for h in short.headlines] == ["torch.fft", "torch.fx"]
+    assert short.feature_count == 4
 
 
 def test_timeline_corpus_dates(corpus_dir, tmp_path):
@@ -221,12 +228,11 @@ def test_timeline_command_unknown_library(hand_graph_file):
     assert result.output.startswith("Error: no Library named 'torchvisio'; closest: torchvision")
 
 
-def test_timeline_command_sample(sample_graph_file):
-    result = run("timeline", "--library", "pytorch", "--graph", sample_graph_file, catch=False)
+def test_timeline_command_handmade(handmade_graph_file):
+    result = run("timeline", "--library", "pytorch", "--graph", handmade_graph_file, catch=False)
     assert result.exit_code == 0
     versions = [line.split()[0] for line in result.stdout.splitlines()[3:]]
-    assert [versions.index(v) for v in ("1.5", "1.8", "1.12")] == sorted(
-        versions.index(v) for v in ("1.5", "1.8", "1.12"))
+    assert versions == ["1.5", "1.8", "1.9", "1.10", "1.12", "2.2", "2.8"]
 
 
 @pytest.mark.parametrize("module", ["ptkg.timeline"])

@@ -24,9 +24,10 @@ VISIBLE_EDGES = ("ptkg.edges.get({filter: (e) => !e.hidden}).map((e) => {"
 
 
 @pytest.fixture(scope="module")
-def sample_page(tmp_path_factory, sample_graph_file) -> Path:
+def graph_page(tmp_path_factory, handmade_graph_file) -> Path:
+    """The page of the hand-made graph (``tests/data/graph.json``)."""
     path = tmp_path_factory.mktemp("pages") / "graph.html"
-    render_graph(read_graph(sample_graph_file), path)
+    render_graph(read_graph(handmade_graph_file), path)
     return path
 
 
@@ -59,30 +60,30 @@ def visible(run) -> tuple[set[str], set[tuple[str, str, str]]]:
     return nodes, edges
 
 
-def test_graph_page_offline_shows_every_node_and_edge(open_page, sample_page, sample_graph):
-    run = open_page(sample_page)
-    nodes, edges = sample_graph.number_of_nodes(), sample_graph.number_of_edges()
+def test_graph_page_offline_shows_every_node_and_edge(open_page, graph_page, handmade_graph):
+    run = open_page(graph_page)
+    nodes, edges = handmade_graph.number_of_nodes(), handmade_graph.number_of_edges()
     counts = run.page.locator("#counts")
     assert counts.inner_text() == f"{nodes} nodes · {edges} edges"
     assert (int(counts.get_attribute("data-nodes")), int(counts.get_attribute("data-edges"))) == (
         nodes, edges)
     assert run.evaluate("[ptkg.nodes.length, ptkg.edges.length]") == [nodes, edges]
     shown, drawn = visible(run)
-    assert shown == set(sample_graph)
-    assert drawn == {(u, k, v) for u, v, k in sample_graph.edges(keys=True)}
+    assert shown == set(handmade_graph)
+    assert drawn == {(u, k, v) for u, v, k in handmade_graph.edges(keys=True)}
     legend = run.evaluate("""[...document.querySelectorAll('#label-filters label')].map((l) =>
         [l.querySelector('input').value, Number(l.querySelector('.count').textContent)])""")
-    labels = Counter(d["label"] for _, d in sample_graph.nodes(data=True))
+    labels = Counter(d["label"] for _, d in handmade_graph.nodes(data=True))
     assert dict(legend) == labels
     types = run.evaluate("""[...document.querySelectorAll('#type-filters label')].map((l) =>
         [l.querySelector('input').value, Number(l.querySelector('.count').textContent)])""")
-    assert dict(types) == Counter(k for _, _, k in sample_graph.edges(keys=True))
+    assert dict(types) == Counter(k for _, _, k in handmade_graph.edges(keys=True))
     run.screenshot("graph")
     run.assert_clean()
 
 
-def test_graph_page_click_on_node_shows_evidence(open_page, sample_page, sample_graph):
-    run = open_page(sample_page)
+def test_graph_page_click_on_node_shows_evidence(open_page, graph_page, handmade_graph):
+    run = open_page(graph_page)
     release = node_id("Release", "PyTorch 1.8")
     i = index_of(run, release)
     position = run.evaluate("(i) => ptkg.network.getPosition(i)", i)
@@ -93,7 +94,7 @@ def test_graph_page_click_on_node_shows_evidence(open_page, sample_page, sample_
     assert panel.is_visible()
     assert panel.get_attribute("data-kind") == "node"
     assert panel.locator("h2").inner_text() == "PyTorch 1.8"
-    edge = sample_graph.edges[release, node_id("Feature", "torch.fx"), "INTRODUCES"]
+    edge = handmade_graph.edges[release, node_id("Feature", "torch.fx"), "INTRODUCES"]
     evidence = panel.locator(".evidence", has_text=edge["evidence"][0])
     assert evidence.count() >= 1
     assert evidence.first.locator("a").get_attribute("href") == URL_18
@@ -102,8 +103,8 @@ def test_graph_page_click_on_node_shows_evidence(open_page, sample_page, sample_
     run.assert_clean()
 
 
-def test_graph_page_click_on_edge_shows_evidence(open_page, sample_page, sample_graph):
-    run = open_page(sample_page)
+def test_graph_page_click_on_edge_shows_evidence(open_page, graph_page, handmade_graph):
+    run = open_page(graph_page)
     start, end = node_id("Release", "PyTorch 1.8"), node_id("Feature", "torch.fx")
     j = run.evaluate("""([u, v]) => ptkg.data.edges.findIndex((e) =>
         ptkg.data.nodes[e.from].id === u && ptkg.data.nodes[e.to].id === v
@@ -122,7 +123,7 @@ def test_graph_page_click_on_edge_shows_evidence(open_page, sample_page, sample_
     assert (panel.get_attribute("data-kind"), panel.get_attribute("data-index")) == ("edge",
                                                                                      str(j))
     assert panel.locator("h2").inner_text() == "INTRODUCES [Beta]"
-    data = sample_graph.edges[start, end, "INTRODUCES"]
+    data = handmade_graph.edges[start, end, "INTRODUCES"]
     assert panel.locator(".evidence").all_inner_texts()[0].startswith(data["evidence"][0])
     assert panel.locator(".evidence a").first.get_attribute("href") == data["sources"][0]
     run.screenshot("graph-edge-panel")
@@ -131,10 +132,10 @@ def test_graph_page_click_on_edge_shows_evidence(open_page, sample_page, sample_
 
 @pytest.mark.parametrize("kind, value", [("label", "Feature"), ("type", "MENTIONS"),
                                          ("release", "PyTorch 1.8")])
-def test_graph_page_filters_hide_what_they_should(open_page, sample_page, sample_graph, kind,
+def test_graph_page_filters_hide_what_they_should(open_page, graph_page, handmade_graph, kind,
                                                   value):
-    run = open_page(sample_page)
-    graph = sample_graph
+    run = open_page(graph_page)
+    graph = handmade_graph
     all_edges = {(u, k, v) for u, v, k in graph.edges(keys=True)}
     if kind == "label":
         run.page.locator(f"#label-filters input[value='{value}']").uncheck()
@@ -160,9 +161,10 @@ def test_graph_page_filters_hide_what_they_should(open_page, sample_page, sample
 
 
 @pytest.mark.parametrize("query, name", [("torch.fx", "torch.fx"), ("TORCH.FX", "torch.fx"),
-                                         ("benchmark utils", "Benchmark utils")])
-def test_graph_page_search_jumps_and_highlights(open_page, sample_page, query, name):
-    run = open_page(sample_page)
+                                         ("zeroredundancyoptimizer", "ZeroRedundancyOptimizer"),
+                                         ("Torch_XLA", "PyTorch/XLA")])
+def test_graph_page_search_jumps_and_highlights(open_page, graph_page, query, name):
+    run = open_page(graph_page)
     run.page.fill("#search", query)
     run.page.press("#search", "Enter")
     panel = run.page.locator("#panel")
@@ -178,9 +180,9 @@ def test_graph_page_search_jumps_and_highlights(open_page, sample_page, query, n
     run.assert_clean()
 
 
-def test_graph_page_focus_opens_on_the_center(open_page, tmp_path, sample_graph):
+def test_graph_page_focus_opens_on_the_center(open_page, tmp_path, handmade_graph):
     path = tmp_path / "focus.html"
-    summary = render_graph(sample_graph, path, focus="PyTorch 1.8", depth=1)
+    summary = render_graph(handmade_graph, path, focus="PyTorch 1.8", depth=1)
     run = open_page(path)
     assert run.page.locator("#counts").get_attribute("data-nodes") == str(
         summary.counts["nodes"])

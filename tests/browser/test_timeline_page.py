@@ -22,17 +22,18 @@ def svg_texts(locator) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def timeline_page(tmp_path_factory, sample_graph_file) -> Path:
+def timeline_page(tmp_path_factory, handmade_graph_file) -> Path:
+    """The timeline of the hand-made graph (``tests/data/graph.json``)."""
     path = tmp_path_factory.mktemp("pages") / "timeline.html"
-    render_timeline(read_graph(sample_graph_file), path)
+    render_timeline(read_graph(handmade_graph_file), path)
     return path
 
 
 def test_timeline_page_shows_every_release_and_introduction(open_page, timeline_page,
-                                                            sample_graph):
+                                                            handmade_graph):
     run = open_page(timeline_page)
-    releases = [d for _, d in sample_graph.nodes(data=True) if d["label"] == "Release"]
-    introduces = [(u, v) for u, v, k in sample_graph.edges(keys=True) if k == "INTRODUCES"]
+    releases = [d for _, d in handmade_graph.nodes(data=True) if d["label"] == "Release"]
+    introduces = [(u, v) for u, v, k in handmade_graph.edges(keys=True) if k == "INTRODUCES"]
     counts = run.page.locator("#counts")
     assert int(counts.get_attribute("data-releases")) == len(releases)
     assert int(counts.get_attribute("data-cells")) == len(introduces)
@@ -49,7 +50,7 @@ def test_timeline_page_shows_every_release_and_introduction(open_page, timeline_
     run.assert_clean()
 
 
-def test_timeline_page_click_on_dot_shows_evidence(open_page, timeline_page, sample_graph):
+def test_timeline_page_click_on_dot_shows_evidence(open_page, timeline_page, handmade_graph):
     run = open_page(timeline_page)
     start, end = node_id("Release", "PyTorch 1.8"), node_id("Feature", "torch.fx")
     j = run.evaluate("""([u, v]) => ptkg.data.edges.findIndex((e) =>
@@ -57,7 +58,7 @@ def test_timeline_page_click_on_dot_shows_evidence(open_page, timeline_page, sam
     run.page.locator(f"circle.cell[data-edge='{j}']").click()
     panel = run.page.locator("#panel")
     assert panel.get_attribute("data-kind") == "edge"
-    edge = sample_graph.edges[start, end, "INTRODUCES"]
+    edge = handmade_graph.edges[start, end, "INTRODUCES"]
     assert panel.locator("h2").inner_text() == f"INTRODUCES [{edge['stability']}]"
     assert panel.locator(".evidence").all_inner_texts()[0].startswith(edge["evidence"][0])
     assert panel.locator(".evidence a").first.get_attribute("href") == edge["sources"][0]

@@ -72,9 +72,9 @@ def import_counts(admin: Path, folder: Path, home: Path) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-@pytest.mark.parametrize("which", ["sample", "odd"])
+@pytest.mark.parametrize("which", ["handmade", "odd"])
 def test_neo4j_admin_imports_the_csv_export(which, neo4j_admin, request, tmp_path):
-    graph = request.getfixturevalue("sample_graph") if which == "sample" else odd_graph()
+    graph = request.getfixturevalue("handmade_graph") if which == "handmade" else odd_graph()
     export = write_csv(graph, tmp_path / "csv")
     if which == "odd":
         assert export.array_delimiter == "\x1f"

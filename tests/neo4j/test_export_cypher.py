@@ -85,14 +85,14 @@ def database(neo4j_clean, neo4j_settings, neo4j_empty):
     neo4j_empty()
 
 
-def test_script_recreates_the_sample_graph(neo4j_driver, database, sample_graph):
-    text = generate_cypher(sample_graph)
-    labels, types = graph_counts(sample_graph)
+def test_script_recreates_the_handmade_graph(neo4j_driver, database, handmade_graph):
+    text = generate_cypher(handmade_graph)
+    labels, types = graph_counts(handmade_graph)
     sent = run_script(neo4j_driver, database, text)
-    assert sent == len(labels) + sample_graph.number_of_nodes() + sample_graph.number_of_edges()
+    assert sent == len(labels) + handmade_graph.number_of_nodes() + handmade_graph.number_of_edges()
     assert neo4j_counts(neo4j_driver, database) == (labels, types)
     fetched = fetch_graph(neo4j_driver, database)
-    assert graph_to_dict(fetched) == graph_to_dict(sample_graph)
+    assert graph_to_dict(fetched) == graph_to_dict(handmade_graph)
     records, _, _ = neo4j_driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN name",
                                                database_=database)
     assert {constraint_name(label, key_property(label)) for label in labels} <= \
@@ -100,7 +100,7 @@ def test_script_recreates_the_sample_graph(neo4j_driver, database, sample_graph)
 
     run_script(neo4j_driver, database, text)  # a rerun converges: nothing doubles
     assert neo4j_counts(neo4j_driver, database) == (labels, types)
-    assert graph_to_dict(fetch_graph(neo4j_driver, database)) == graph_to_dict(sample_graph)
+    assert graph_to_dict(fetch_graph(neo4j_driver, database)) == graph_to_dict(handmade_graph)
 
 
 def test_script_keeps_odd_strings_exactly(neo4j_driver, database):

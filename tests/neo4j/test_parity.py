@@ -1,8 +1,9 @@
 """Parity (issue 3): every named query gives the same rows on the embedded graph and in Neo4j.
 
-Neo4j is loaded from the graph of the bundled sample; each query runs with its example
-parameters, and once more without its optional ones. The rows must be equal: in the same order
-when the query has an ORDER BY, as a multiset otherwise.
+Neo4j is loaded with the hand-made graph (``tests/data/graph.json``); each query runs with its
+example parameters, and once more without its optional ones. The rows must be equal: in the
+same order when the query has an ORDER BY, as a multiset otherwise. (The rows themselves are
+pinned, store by store, in ``tests/stores/test_contract.py``.)
 """
 
 from __future__ import annotations
@@ -54,10 +55,10 @@ def test_every_issue_query_returns_rows_in_neo4j(neo4j_driver, neo4j_settings, l
 
 
 @pytest.mark.parametrize("fmt", ["table", "json", "csv"])
-def test_cli_queries_run_same_output_on_both_backends(loaded, sample_graph_file, fmt):
+def test_cli_queries_run_same_output_on_both_backends(loaded, handmade_graph_file, fmt):
     args = ["queries", "run", "hardware-support", "--param", "hardware=MPS", "--format", fmt]
     on_neo4j = CliRunner().invoke(main, [*args, "--backend", "neo4j"], catch_exceptions=False)
-    on_networkx = CliRunner().invoke(main, [*args, "--graph", str(sample_graph_file)],
+    on_networkx = CliRunner().invoke(main, [*args, "--graph", str(handmade_graph_file)],
                                      catch_exceptions=False)
     assert on_neo4j.exit_code == on_networkx.exit_code == 0
     assert on_neo4j.stdout == on_networkx.stdout

@@ -36,9 +36,9 @@ def test_run_query_same_rows_on_both_backends(neo4j_driver, neo4j_settings, load
 
 
 @pytest.mark.parametrize("fmt", ["table", "json", "csv"])
-def test_cli_query_issue_example_same_output_on_both_backends(loaded, sample_graph_file, fmt):
+def test_cli_query_issue_example_same_output_on_both_backends(loaded, handmade_graph_file, fmt):
     on_neo4j = run("query", "--backend", "neo4j", "--format", fmt, ISSUE_QUERY, catch=False)
-    on_networkx = run("query", "--graph", sample_graph_file, "--format", fmt, ISSUE_QUERY,
+    on_networkx = run("query", "--graph", handmade_graph_file, "--format", fmt, ISSUE_QUERY,
                       catch=False)
     assert on_neo4j.exit_code == on_networkx.exit_code == 0
     assert on_neo4j.stdout == on_networkx.stdout

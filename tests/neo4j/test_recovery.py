@@ -62,12 +62,12 @@ def neo4j_counts(driver, settings, graph) -> tuple[dict[str, int], dict[str, int
     return count(driver, settings.database, *graph_counts(graph))
 
 
-@pytest.mark.parametrize(("copies", "batch_size"), [(20, 50)])
+@pytest.mark.parametrize(("copies", "batch_size"), [(60, 50)])
 def test_issue3_load_killed_midway_completes_after_restart(neo4j_server, neo4j_settings,
-                                                           sample_graph, tmp_path, copies,
+                                                           handmade_graph, tmp_path, copies,
                                                            batch_size):
     """issue 3: kill Neo4j during a load, restart it, load again: the counts of a clean load."""
-    big = repeated_graph(sample_graph, copies)
+    big = repeated_graph(handmade_graph, copies)
     total = big.number_of_nodes() + big.number_of_edges()
     assert big.number_of_edges() >= 5000
     path = tmp_path / "big.json"
