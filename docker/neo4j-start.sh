@@ -8,8 +8,14 @@
 # answering. Stop it with docker/neo4j-stop.sh (--kill for SIGKILL); a start after a SIGKILL on the
 # same data directory recovers the store.
 #
+# The server is configured for clients that run other people's Cypher: LOAD CSV may not read file
+# URLs and its import root is an empty folder, no procedure is unrestricted; HTTP, when on, serves
+# only the Browser (no HTTP transaction or Query API endpoints). See docker/README.md.
+#
 # Environment (all optional):
 #   NEO4J_PORT            Bolt port on 127.0.0.1                      (default 7687)
+#   NEO4J_HTTP_PORT       HTTP port on 127.0.0.1 serving the Neo4j Browser at /browser/, or 0
+#                         for no HTTP connector                      (default 0: off)
 #   NEO4J_PASSWORD        password of user neo4j, >= 8 characters     (default ptkg-test-password)
 #   NEO4J_DATA            Neo4j home: data/, logs/ (debug.log) inside (default docker/neo4j-embedded/target/data)
 #   NEO4J_RUN_DIR         where neo4j.pid and neo4j.log go            (default docker/neo4j-embedded/target)
@@ -24,6 +30,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PROJ="$HERE/neo4j-embedded"
 PORT="${NEO4J_PORT:-7687}"
+HTTP_PORT="${NEO4J_HTTP_PORT:-0}"
 PASSWORD="${NEO4J_PASSWORD:-ptkg-test-password}"
 DATA="${NEO4J_DATA:-$PROJ/target/data}"
 RUN_DIR="${NEO4J_RUN_DIR:-$PROJ/target}"
@@ -39,6 +46,15 @@ LOG="$RUN_DIR/neo4j.log"
 
 say() { echo "neo4j-start: $*" >&2; }
 
+if ! [[ "$HTTP_PORT" =~ ^[0-9]{1,5}$ ]] || (( 10#$HTTP_PORT > 65535 )); then
+    say "NEO4J_HTTP_PORT must be a port number, or 0 for no HTTP connector (not '$HTTP_PORT')"
+    exit 2
+fi
+HTTP_PORT=$((10#$HTTP_PORT))
+if (( HTTP_PORT != 0 && HTTP_PORT == PORT )); then
+    say "NEO4J_HTTP_PORT and NEO4J_PORT must differ (both $PORT)"
+    exit 2
+fi
 if (( ${#PASSWORD} < 8 )); then
     say "NEO4J_PASSWORD must have at least 8 characters (Neo4j's minimum)"
     exit 2
@@ -85,7 +101,8 @@ our_pid() {  # prints the pid from the pid file if that process is alive and is 
     tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$MAIN" || return 1
     echo "$pid"
 }
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/${1:-$PORT}") 2>/dev/null; }
+browser_note() { (( HTTP_PORT )) && echo ", Neo4j Browser http://127.0.0.1:$HTTP_PORT/browser/" || true; }
 bolt_check() {  # a real Bolt session: RETURN 1 with the password
     NEO4J_PASSWORD="$PASSWORD" "$JAVA" -Xmx128m -XX:TieredStopAtLevel=1 -cp "$JAR" "$MAIN" check --port "$PORT" >/dev/null 2>&1
 }
@@ -113,6 +130,9 @@ if pid="$(our_pid)"; then
     if grep -q PTKG_NEO4J_READY "$LOG" 2>/dev/null; then
         if bolt_check && python_check; then
             say "already running (pid $pid) and answering on bolt://127.0.0.1:$PORT"
+            if (( HTTP_PORT )) && ! grep -q "browser=http://127.0.0.1:$HTTP_PORT/" "$LOG"; then
+                say "note: it was not started with NEO4J_HTTP_PORT=$HTTP_PORT (stop and start it again for that)"
+            fi
             exit 0
         fi
         say "a server of $RUN_DIR is running (pid $pid) but does not answer RETURN 1 on"
@@ -125,6 +145,10 @@ else
     rm -f "$PIDFILE"
     if port_open; then
         say "port 127.0.0.1:$PORT is already in use by another process (not ours); set NEO4J_PORT"
+        exit 1
+    fi
+    if (( HTTP_PORT )) && port_open "$HTTP_PORT"; then
+        say "port 127.0.0.1:$HTTP_PORT is already in use by another process; set NEO4J_HTTP_PORT"
         exit 1
     fi
     [[ -f "$LOG" ]] && mv -f "$LOG" "$LOG.prev"
@@ -143,7 +167,7 @@ else
         -Dlog4j2.disable.jmx=true -Dfile.encoding=UTF-8 \
         ${NEO4J_JAVA_OPTS:-} \
         -cp "$JAR" "$MAIN" serve \
-        --port "$PORT" --data "$DATA" --pagecache "$PAGECACHE" --pidfile "$PIDFILE" \
+        --port "$PORT" --http-port "$HTTP_PORT" --data "$DATA" --pagecache "$PAGECACHE" --pidfile "$PIDFILE" \
         >"$LOG" 2>&1 </dev/null 9>&- &
     pid=$!
     echo "$pid" >"$PIDFILE"
@@ -160,7 +184,7 @@ while :; do
         exit 1
     fi
     if grep -q PTKG_NEO4J_READY "$LOG" 2>/dev/null && python_check 2>/dev/null; then
-        say "ready after $((SECONDS - t0)) s: bolt://127.0.0.1:$PORT (user neo4j), pid $pid"
+        say "ready after $((SECONDS - t0)) s: bolt://127.0.0.1:$PORT (user neo4j)$(browser_note), pid $pid"
         exit 0
     fi
     if (( SECONDS - t0 >= TIMEOUT )); then

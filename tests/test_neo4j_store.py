@@ -1,12 +1,16 @@
-"""The Neo4j store without a server: settings, rows, pinned Cypher text, errors (issue 3).
+"""The Neo4j store without a server: settings, rows, pinned Cypher text, errors (issue 3), the
+read-only guard's text layer, bad URIs and timeouts (issue 10).
 
-Tests against a real server are in ``tests/neo4j/``.
+Tests against a real server are in ``tests/neo4j/`` (the guard: ``test_readonly.py``).
 """
 
 from __future__ import annotations
 
+import doctest
+import socket
 import subprocess
 import sys
+import time
 
 import networkx as nx
 import pytest
@@ -27,10 +31,23 @@ from ptkg.cypher import (
     quote_name,
     wipe_query,
 )
-from ptkg.errors import StoreError
+from ptkg.errors import QueryError, StoreError
 from ptkg.graph import graph_counts
+from ptkg.named_queries import load_queries
 from ptkg.schema import LABELS
-from ptkg.stores.neo4j_store import Neo4jSettings, connect, safe_uri, syntax_message
+from ptkg.stores import neo4j_store
+from ptkg.stores.neo4j_store import (
+    READ_PROCEDURES,
+    Neo4jSettings,
+    Neo4jStore,
+    check_read_only,
+    connect,
+    decode_unicode_escapes,
+    plan_refusal,
+    read_only_refusal,
+    safe_uri,
+    syntax_message,
+)
 from ptkg.stores.rows import (
     batched,
     flatten_offsets,
@@ -149,7 +166,8 @@ def test_batched_slices_rows(size, lengths):
 
 
 def test_settings_from_env_then_defaults(monkeypatch):
-    for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
+    for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE",
+                 "NEO4J_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)
     assert Neo4jSettings.from_env() == Neo4jSettings("bolt://127.0.0.1:7687", "neo4j", None,
                                                      "neo4j")
@@ -251,3 +269,294 @@ def test_cli_query_default_backend_is_networkx(sample_graph_file):
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["r.name", "-----------", "PyTorch 1.8"]
 
+
+
+def test_neo4j_store_doctests():
+    results = doctest.testmod(neo4j_store)
+    assert results.failed == 0
+    assert results.attempted >= 10
+
+
+# --------------------------------------------------------------------------- timeouts
+
+
+@pytest.mark.parametrize(("environ", "argument", "timeout"), [
+    ({}, None, 15.0),
+    ({"NEO4J_TIMEOUT": "2.5"}, None, 2.5),
+    ({"NEO4J_TIMEOUT": "2.5"}, 7, 7.0),
+    ({"NEO4J_TIMEOUT": ""}, "4", 4.0),
+    ({"NEO4J_TIMEOUT": "60"}, "", 60.0),
+])
+def test_settings_timeout_from_argument_then_env_then_default(environ, argument, timeout):
+    assert Neo4jSettings.from_env(environ=environ, timeout=argument).timeout == timeout
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf"])
+def test_settings_bad_timeout_is_one_line(value):
+    with pytest.raises(StoreError) as raised:
+        Neo4jSettings.from_env(environ={"NEO4J_TIMEOUT": value})
+    assert str(raised.value) == (f"bad Neo4j timeout {value!r}: give a number of seconds greater "
+                                 "than 0 (NEO4J_TIMEOUT or --timeout)")
+
+
+@pytest.fixture
+def silent_port():
+    """A port on 127.0.0.1 that accepts TCP connections (the kernel's backlog) but never
+    answers the Bolt handshake: a hung server, or something else listening."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(16)
+        yield listening.getsockname()[1]
+
+
+def silent_message(port: int, timeout: str) -> str:
+    return (f"cannot reach Neo4j at bolt://127.0.0.1:{port} (no Bolt answer within {timeout} s: "
+            "a Neo4j Bolt port? NEO4J_TIMEOUT or --timeout waits longer): is the server "
+            "running? check NEO4J_URI or --uri")
+
+
+def test_issue10_connect_to_a_port_that_never_answers_fails_within_the_timeout(silent_port):
+    """Issue 10, item 14: 60 s of silence, then one line. Now a line says what it waits for,
+    and the error comes after the timeout."""
+    notices: list[str] = []
+    settings = Neo4jSettings(f"bolt://127.0.0.1:{silent_port}", password=SECRET, timeout=1.5)
+    started = time.monotonic()
+    with pytest.raises(StoreError) as raised:
+        connect(settings, notify=notices.append)
+    assert 1.4 < time.monotonic() - started < 1.5 + 3
+    assert str(raised.value) == silent_message(silent_port, "1.5")
+    assert notices == [f"waiting for Neo4j at bolt://127.0.0.1:{silent_port}: connecting "
+                       "(timeout 1.5 s)"]
+
+
+def test_issue10_cli_port_that_never_answers_says_what_it_waits_for(silent_port):
+    started = time.monotonic()
+    result = CliRunner(env={"NEO4J_URI": f"bolt://127.0.0.1:{silent_port}",
+                            "NEO4J_TIMEOUT": "1.5", "NEO4J_PASSWORD": SECRET}).invoke(
+        main, ["query", "--backend", "neo4j", "RETURN 1"])
+    assert time.monotonic() - started < 1.5 + 3
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"waiting for Neo4j at bolt://127.0.0.1:{silent_port}: connecting (timeout 1.5 s)",
+        "Error: " + silent_message(silent_port, "1.5")]
+    assert SECRET not in result.output
+
+
+def test_connect_quick_failure_says_nothing_while_waiting():
+    notices: list[str] = []
+    with pytest.raises(StoreError):
+        connect(Neo4jSettings(UNREACHABLE, password=SECRET, timeout=5), notify=notices.append)
+    time.sleep(neo4j_store.NOTICE_AFTER + 0.2)
+    assert notices == []
+
+
+# --------------------------------------------------------------------------- malformed URIs
+
+
+@pytest.mark.parametrize(("uri", "message"), [
+    (f"bolt://neo4j:{SECRET}@[::1", "bad Neo4j URI 'bolt://[::1': Invalid IPv6 URL: use "
+                                    "bolt://HOST:PORT or neo4j://HOST:PORT"),
+    ("bolt://[::1", "bad Neo4j URI 'bolt://[::1': Invalid IPv6 URL: use bolt://HOST:PORT or "
+                    "neo4j://HOST:PORT"),
+    (f"neo4j://neo4j:{SECRET}@[::1/db", "bad Neo4j URI 'neo4j://[::1/db': Invalid IPv6 URL: "
+                                        "use bolt://HOST:PORT or neo4j://HOST:PORT"),
+    ("bolt://db:port", "bad Neo4j URI 'bolt://db:port': Port could not be cast to integer value "
+                       "as 'port': use bolt://HOST:PORT or neo4j://HOST:PORT"),
+], ids=["ipv6-with-password", "ipv6", "ipv6-path", "port"])
+def test_issue10_malformed_uri_is_a_store_error_without_the_password(uri, message):
+    """Issue 10, item 13: ``bolt://neo4j:PW@[::1`` gave a ValueError traceback."""
+    with pytest.raises(StoreError) as raised:
+        connect(Neo4jSettings(uri=uri, password=SECRET))
+    assert str(raised.value) == message
+    assert SECRET not in str(raised.value)
+
+
+def test_issue10_cli_malformed_uri_is_one_line():
+    result = CliRunner(env={"NEO4J_PASSWORD": SECRET}).invoke(
+        main, ["query", "--backend", "neo4j", "--uri", f"bolt://neo4j:{SECRET}@[::1", "RETURN 1"])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "Error: bad Neo4j URI 'bolt://[::1': Invalid IPv6 URL: use bolt://HOST:PORT or "
+        "neo4j://HOST:PORT"]
+    assert SECRET not in result.output
+
+
+# --------------------------------------------------------------------------- read-only: text layer
+
+R = "\\u"  # a Java unicode escape in the query text
+
+
+@pytest.mark.parametrize(("query", "reason"), [
+    ('LOAD CSV FROM "file:///etc/passwd" AS row RETURN row', "LOAD CSV is not allowed"),
+    ("load\tcsv from 'https://example.org/a.csv' as row return row", "LOAD CSV is not allowed"),
+    ("LOAD/**/CSV FROM $url AS row RETURN row", "LOAD CSV is not allowed"),
+    ("LOAD // line\u2028CSV FROM $url AS row RETURN row", "LOAD CSV is not allowed"),
+    ("LOAD\u00a0CSV FROM $url AS row RETURN row", "LOAD CSV is not allowed"),
+    (f"{R}004c{R}004fAD CSV FROM $url AS row RETURN row", "LOAD CSV is not allowed"),
+    (f"{R}uuu004cOAD CSV FROM $url AS row RETURN row", "LOAD CSV is not allowed"),
+    (f"RETURN 'x{R}0027 LOAD CSV FROM $url AS row RETURN row //'", "LOAD CSV is not allowed"),
+    ("RETURN 'x\\\\' LOAD CSV FROM $url AS row RETURN row //'", "LOAD CSV is not allowed"),
+    ("MATCH (n) CALL { WITH n LOAD CSV FROM $url AS row RETURN row } RETURN row",
+     "LOAD CSV is not allowed"),
+    ("RETURN 'file:/etc/passwd'", "file URLs are not allowed"),
+    ('RETURN "FILE:///etc/passwd"', "file URLs are not allowed"),
+    (f"RETURN '{R}0066ile:///etc/passwd'", "file URLs are not allowed"),
+    ("SHOW TRANSACTIONS", "SHOW TRANSACTIONS is not allowed"),
+    ("show  /* */ transactions yield *", "SHOW TRANSACTIONS is not allowed"),
+    ("SHOW CURRENT USER", "SHOW CURRENT USER is not allowed"),
+    ("SHOW ALL PRIVILEGES", "SHOW ALL PRIVILEGES is not allowed"),
+    ('TERMINATE TRANSACTIONS "neo4j-transaction-1"', "TERMINATE TRANSACTIONS is not allowed"),
+    (f'{R}0074erminate transactions "x"', "TERMINATE TRANSACTIONS is not allowed"),
+    ("USE system SHOW USERS", "USE system is not allowed: queries run on the configured "
+                              "database (NEO4J_DATABASE or --database)"),
+    ("CALL { USE `system` MATCH (n) RETURN n } RETURN n",
+     "USE system is not allowed: queries run on the configured database (NEO4J_DATABASE or "
+     "--database)"),
+    ("CREATE USER x SET PASSWORD 'y'", "CREATE USER is not allowed"),
+    ("CREATE OR REPLACE DATABASE x", "CREATE OR REPLACE DATABASE is not allowed"),
+    ("DROP DATABASE neo4j", "DROP DATABASE is not allowed"),
+    ("ALTER CURRENT USER SET PASSWORD FROM 'a' TO 'b'", "ALTER CURRENT USER is not allowed"),
+    ("GRANT ROLE admin TO x", "GRANT ROLE is not allowed"),
+    ("DENY TRAVERSE ON GRAPH * TO r", "DENY TRAVERSE is not allowed"),
+    ("REVOKE ROLE admin FROM x", "REVOKE ROLE is not allowed"),
+    ("STOP DATABASE neo4j", "STOP DATABASE is not allowed"),
+    ("START DATABASE neo4j", "START DATABASE is not allowed"),
+    ("RENAME USER a TO b", "RENAME USER is not allowed"),
+    ("CREATE CONSTRAINT c FOR (n:X) REQUIRE n.a IS UNIQUE", "CREATE CONSTRAINT is not allowed"),
+    ("EXPLAIN MATCH (n) RETURN n", "EXPLAIN is not allowed (ptkg prints a query's rows, not its "
+                                   "plan)"),
+    ("CYPHER 5 runtime=slotted PROFILE MATCH (n) RETURN n",
+     "PROFILE is not allowed (ptkg prints a query's rows, not its plan)"),
+    ("CALL dbms.listConfig()", "CALL dbms.listConfig is not allowed (procedures allowed: "
+                               + ", ".join(sorted(READ_PROCEDURES)) + ")"),
+    ("CALL `dbms`.`listConfig`", "CALL dbms.listConfig is not allowed (procedures allowed: "
+                                 + ", ".join(sorted(READ_PROCEDURES)) + ")"),
+    ("CALL db.createLabel('X')", "CALL db.createLabel is not allowed (procedures allowed: "
+                                 + ", ".join(sorted(READ_PROCEDURES)) + ")"),
+    ("CALL apoc.cypher.runWrite('CREATE ()', {})", "CALL apoc.cypher.runWrite is not allowed "
+     "(procedures allowed: " + ", ".join(sorted(READ_PROCEDURES)) + ")"),
+    ("RETURN apoc.version()", "function apoc.version is not allowed (only Cypher's built-in "
+                              "functions)"),
+    ("RETURN `apoc` . `util`.sha1(['x'])", "function apoc.util.sha1 is not allowed (only "
+                                           "Cypher's built-in functions)"),
+], ids=lambda value: value if len(value) < 30 else None)
+def test_read_only_refusal_reads_the_tokens(query, reason):
+    assert read_only_refusal(query) == reason
+    with pytest.raises(QueryError) as raised:
+        check_read_only(query)
+    assert str(raised.value) == f"ptkg runs read-only queries: {reason}"
+
+
+@pytest.mark.parametrize("query", [
+    'MATCH (r:Release) WHERE r.name = "LOAD CSV" RETURN r.name',
+    "MATCH (r:Release) RETURN r.name // LOAD CSV FROM 'file:///etc/passwd'",
+    "MATCH (r:Release) /* SHOW USERS; TERMINATE TRANSACTIONS */ RETURN r.name",
+    "MATCH (r:Release) RETURN r.name AS `LOAD CSV`, r.version AS `SHOW USERS`",
+    "MATCH (show:Release)-[use:INTRODUCES]->(start:Feature) RETURN show, use, start",
+    "UNWIND [1] AS stop WITH stop AS create RETURN create AS drop ORDER BY drop DESC",
+    "MATCH (p:Post) WHERE p.profile: 1 = 1 RETURN p",
+    "MATCH (p:Post) WHERE p.url STARTS WITH 'https://pytorch.org/' RETURN p.url",
+    "RETURN 'the profile:x' AS s, 'c:/files' AS t",
+    "CALL db.labels() YIELD label RETURN label",
+    "CALL db.schema.visualization",
+    "OPTIONAL CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey",
+    "MATCH (n) CALL (n) { RETURN n.name AS name } RETURN name",
+    "MATCH (n) CALL { WITH n RETURN n.name AS name } RETURN name",
+    "RETURN date.truncate('year', date()), DateTime.fromEpoch(0, 0), duration.between(date(), "
+    "date()), point.distance(point({x: 0, y: 0}), point({x: 1, y: 1})), "
+    "vector.similarity.cosine([1.0], [1.0]), db.nameFromElementId('x'), toUpper('s')",
+    "CREATE (n:Release) RETURN n",
+    "MATCH (r) SET r.x = 1",
+    "CYPHER runtime=slotted MATCH (n) RETURN count(n)",
+    "MATCH (a)-[:PRECEDES*1..3]->(b) RETURN a.name, b.name LIMIT 1",
+    f"RETURN '{R}0041' AS a, 'it\\'s' AS b",
+], ids=lambda value: value if len(value) < 30 else None)
+def test_read_only_refusal_lets_reads_through(query):
+    """Keywords in strings, comments and names, variables named like commands, schema
+    procedures and built-in functions pass; plain writes are left to the server's check."""
+    assert read_only_refusal(query) is None
+
+
+@pytest.mark.parametrize("name", sorted(load_queries()))
+def test_named_queries_pass_the_text_layer(name):
+    assert read_only_refusal(load_queries()[name].text) is None
+
+
+@pytest.mark.parametrize(("text", "decoded"), [
+    ("\\u004cOAD", "LOAD"),
+    ("\\uuu0041", "A"),
+    ("\\\\u0041", "\\\\u0041"),
+    ("\\\\\\u0041", "\\\\A"),
+    ("\\u005cu0041", "\\u0041"),
+    ("\\u00", "\\u00"),
+])
+def test_decode_unicode_escapes_like_java(text, decoded):
+    assert decode_unicode_escapes(text) == decoded
+
+
+def plan(*operators: str, details: str = "") -> dict:
+    """A plan whose operators are nested one in the other, as EXPLAIN returns it; the last one
+    has the details."""
+    node: dict | None = None
+    for operator in reversed(operators):
+        node = {"operatorType": operator, "args": {"Details": "" if node else details},
+                "children": [node] if node else []}
+    return node or {}
+
+
+@pytest.mark.parametrize(("query_type", "found", "planned_on", "reason"), [
+    ("r", plan("ProduceResults@neo4j", "AllNodesScan@neo4j"), "neo4j", None),
+    ("r", plan("ProduceResults@neo4j", "Apply@neo4j", "LoadCSV@neo4j"), "neo4j",
+     "LOAD CSV is not allowed"),
+    ("r", plan("ProduceResults@neo4j", "ShowTransactions@neo4j"), "neo4j",
+     "SHOW TRANSACTIONS is not allowed"),
+    ("r", plan("ProduceResults@neo4j", "TerminateTransactions@neo4j"), "neo4j",
+     "TERMINATE TRANSACTIONS is not allowed"),
+    ("s", plan("AdministrationCommand@system"), "neo4j",
+     "AdministrationCommand is not allowed (administration, or CALL {} IN TRANSACTIONS)"),
+    ("r", plan("ProduceResults@system", "AllNodesScan@system"), "neo4j",
+     "a query on database 'system' is not allowed (ptkg reads 'neo4j')"),
+    ("r", plan("ProduceResults@neo4j"), "system",
+     "a query on database 'system' is not allowed (ptkg reads 'neo4j')"),
+    ("r", plan("ProduceResults@NEO4J"), "Neo4j", None),
+    ("w", plan("ProduceResults@neo4j", "Create@neo4j"), "neo4j", "the query writes"),
+    ("rw", plan("ProduceResults@neo4j", "SetProperty@neo4j"), "neo4j", "the query writes"),
+    ("s", plan("CreateIndex@neo4j"), "neo4j", "schema and administration commands are not "
+                                              "allowed"),
+    (None, plan("ProduceResults@neo4j"), "neo4j", "schema and administration commands are not "
+                                                  "allowed"),
+])
+def test_plan_refusal_reads_operators_and_query_type(query_type, found, planned_on, reason):
+    assert plan_refusal(query_type, found, "neo4j", planned_on) == reason
+
+
+@pytest.mark.parametrize(("details", "reason"), [
+    ("db.labels() :: (label :: STRING)", None),
+    ("db.schema.visualization() :: (nodes :: LIST<NODE>)", None),
+    ("dbms.listConfig($autostring_0) :: (name :: STRING)",
+     "CALL dbms.listConfig is not allowed (procedures allowed: "
+     + ", ".join(sorted(READ_PROCEDURES)) + ")"),
+])
+def test_plan_refusal_reads_procedure_calls(details, reason):
+    found = plan("ProduceResults@neo4j", "ProcedureCall@neo4j", details=details)
+    assert plan_refusal("r", found, "neo4j") == reason
+
+
+@pytest.mark.parametrize(("details", "reason"), [
+    ("date.truncate($autostring_0, date()) AS y", None),
+    ("n.name AS `apoc.version()`, 'apoc.x()' AS s", None),
+    ("apoc.text.join($autolist_0, $autostring_1) AS v",
+     "function apoc.text.join is not allowed (only Cypher's built-in functions)"),
+])
+def test_plan_refusal_reads_functions(details, reason):
+    found = plan("ProduceResults@neo4j", "Projection@neo4j", details=details)
+    assert plan_refusal("r", found, "neo4j") == reason
+
+
+def test_store_query_refuses_before_connecting():
+    """A refused query needs no server: the text layer runs before the driver is opened."""
+    store = Neo4jStore(Neo4jSettings(UNREACHABLE, password=SECRET), notify=None)
+    with pytest.raises(QueryError, match=r"^ptkg runs read-only queries: LOAD CSV is not"):
+        store.query('LOAD CSV FROM "file:///etc/passwd" AS row RETURN row')
+    assert store._driver is None

@@ -1,12 +1,16 @@
-"""Wrong credentials against a real Neo4j: a clear message, and the password nowhere (issue 3).
+"""Faults against a real Neo4j: wrong credentials (issue 3), a server dying mid-load (issue 10).
 
-The unreachable server needs no server: see ``tests/test_neo4j_store.py``. Syntax errors on Neo4j:
-``test_query.py``.
+Wrong credentials give a clear message, and the password is nowhere; a server killed mid-load
+fails the load about the timeout after, with a line that says what is retried. The unreachable
+server and a port that never answers need no server: see ``tests/test_neo4j_store.py``. Syntax
+errors on Neo4j: ``test_query.py``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import time
 
 import pytest
@@ -14,7 +18,7 @@ from click.testing import CliRunner
 
 from ptkg.cli import main
 from ptkg.errors import StoreError
-from ptkg.stores.neo4j_store import Neo4jSettings, connect, run_query
+from ptkg.stores.neo4j_store import Neo4jSettings, connect, load_graph, run_query
 
 WRONG = "wrong-Pa55word-4c1d"
 
@@ -78,3 +82,31 @@ def test_connect_unknown_database_is_a_store_error(neo4j_settings, database):
         run_query(driver, "RETURN 1", {}, database)
     assert str(raised.value).startswith(f"Neo4j at {settings.display_uri} ")
     assert neo4j_settings.password not in str(raised.value)
+
+
+def test_issue10_server_dying_mid_load_fails_within_the_timeout(neo4j_settings, neo4j_server,
+                                                                 handmade_graph):
+    """Issue 10, item 14: a server killed mid-load gave 60 s of silence, then one line. Now a
+    line says what is retried, and the load fails about ``timeout`` seconds after the kill."""
+    settings = dataclasses.replace(neo4j_settings, timeout=3.0)
+    notices: list[str] = []
+    killed: list[float] = []
+
+    def kill_after_first_batch(rows: int) -> None:
+        if not killed:
+            neo4j_server.kill()
+            killed.append(time.monotonic())
+
+    with connect(settings, notify=notices.append) as driver, \
+            pytest.raises(StoreError) as raised:
+        load_graph(driver, handmade_graph, settings.database, batch_size=2,
+                   progress=kill_after_first_batch, notify=notices.append)
+    waited = time.monotonic() - killed[0]
+    assert waited < settings.timeout + 5
+    assert str(raised.value) == (
+        f"cannot reach Neo4j at {settings.display_uri} ([Errno 111] Connection refused): is "
+        "the server running? check NEO4J_URI or --uri")
+    assert len(notices) == 1
+    assert re.fullmatch(
+        rf"waiting for Neo4j at {re.escape(settings.display_uri)}: writing batch 2 \(2 \w+ "
+        r"rows\) failed \(.+\); retrying \(timeout 3 s\)", notices[0]), notices

@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -32,18 +35,33 @@ import org.neo4j.driver.Logging;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.io.ByteUnit;
 import org.neo4j.logging.log4j.Log4jLogProvider;
+import org.neo4j.server.configuration.ConfigurableServerModules;
+import org.neo4j.server.configuration.ServerSettings;
 
 /**
  * Neo4j 5.26 Community, embedded, serving Bolt on 127.0.0.1 with authentication on.
  *
  * <pre>
- *   EmbeddedNeo4j serve [--port N] [--data DIR] [--password PW] [--pagecache SIZE] [--pidfile FILE]
+ *   EmbeddedNeo4j serve [--port N] [--http-port N] [--data DIR] [--password PW] [--pagecache SIZE]
+ *                       [--pidfile FILE]
  *   EmbeddedNeo4j check [--port N] [--password PW]      exit 0 when Bolt answers RETURN 1 with that password
  * </pre>
  *
- * Options fall back to the environment (NEO4J_PORT, NEO4J_DATA, NEO4J_PASSWORD, NEO4J_PAGECACHE),
- * then to the defaults 7687, ./target/data, ptkg-test-password, 256m. Prefer NEO4J_PASSWORD over
- * --password: arguments are visible in ps.
+ * Options fall back to the environment (NEO4J_PORT, NEO4J_HTTP_PORT, NEO4J_DATA, NEO4J_PASSWORD,
+ * NEO4J_PAGECACHE), then to the defaults 7687, 0 (no HTTP), ./target/data, ptkg-test-password, 256m.
+ * Prefer NEO4J_PASSWORD over --password: arguments are visible in ps.
+ *
+ * <p>Hardened for clients that run other people's Cypher (ptkg's read path, an MCP server):
+ * {@code LOAD CSV} may not read file URLs ({@code dbms.security.allow_csv_import_from_file_urls
+ * =false}) and its import root is the empty folder {@code import/} of the data directory; no
+ * procedure is unrestricted ({@code dbms.security.procedures.unrestricted} empty). Remote URLs
+ * (http, https, ftp) stay allowed for {@code LOAD CSV} on the server: ptkg's read path refuses
+ * {@code LOAD CSV} itself, whatever the URL.
+ *
+ * <p>With an HTTP port (NEO4J_HTTP_PORT), the HTTP connector listens on 127.0.0.1 with only the
+ * Browser module enabled ({@code server.http.enabled_modules=BROWSER}: no HTTP transaction or
+ * Query API endpoints; the discovery document at {@code /} is always served): the Neo4j Browser is
+ * at {@code http://127.0.0.1:PORT/browser/} and connects to the Bolt port with the password.
  *
  * <p>The password of user {@code neo4j} is applied before Bolt is opened: when the data directory
  * has no marker for the wanted password (first start, or a changed password), the DBMS is started
@@ -87,6 +105,7 @@ public final class EmbeddedNeo4j {
             }
         }
         int port = Integer.parseInt(opt(opts, "port", "NEO4J_PORT", "7687"));
+        int httpPort = Integer.parseInt(opt(opts, "http-port", "NEO4J_HTTP_PORT", "0"));
         String password = opt(opts, "password", "NEO4J_PASSWORD", "ptkg-test-password");
         switch (mode) {
             case "serve" -> {
@@ -94,6 +113,7 @@ public final class EmbeddedNeo4j {
                     serve(
                             Paths.get(opt(opts, "data", "NEO4J_DATA", "target/data")).toAbsolutePath().normalize(),
                             port,
+                            httpPort,
                             password,
                             ByteUnit.parse(opt(opts, "pagecache", "NEO4J_PAGECACHE", "256m")),
                             opts.get("pidfile"));
@@ -112,8 +132,8 @@ public final class EmbeddedNeo4j {
 
     private static IllegalArgumentException usage(String why) {
         return new IllegalArgumentException(why
-                + "; usage: EmbeddedNeo4j serve|check [--port N] [--data DIR] [--password PW]"
-                + " [--pagecache SIZE] [--pidfile FILE]");
+                + "; usage: EmbeddedNeo4j serve|check [--port N] [--http-port N] [--data DIR]"
+                + " [--password PW] [--pagecache SIZE] [--pidfile FILE]");
     }
 
     private static String opt(Map<String, String> opts, String key, String env, String dflt) {
@@ -129,8 +149,24 @@ public final class EmbeddedNeo4j {
         System.out.flush();
     }
 
-    private static DatabaseManagementService start(Path home, int port, long pagecache, boolean bolt) {
+    /** The LOAD CSV import root: an empty folder of the data directory (file URLs are off anyway). */
+    private static Path importRoot(Path home) throws java.io.IOException {
+        Path root = home.resolve("import");
+        Files.createDirectories(root);
+        try (Stream<Path> entries = Files.list(root)) {
+            if (entries.findAny().isPresent()) {
+                log("warning: the import folder " + root + " is not empty; LOAD CSV cannot read it"
+                        + " (file URLs are disallowed), but keep it empty");
+            }
+        }
+        return root;
+    }
+
+    private static DatabaseManagementService start(Path home, int port, int httpPort, long pagecache, boolean bolt)
+            throws java.io.IOException {
         SocketAddress address = new SocketAddress("127.0.0.1", port);
+        boolean http = bolt && httpPort > 0;
+        SocketAddress httpAddress = new SocketAddress("127.0.0.1", http ? httpPort : 7474);
         return new DatabaseManagementServiceBuilder(home)
                 .setUserLogProvider(new Log4jLogProvider(System.out))
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
@@ -138,8 +174,18 @@ public final class EmbeddedNeo4j {
                 .setConfig(BoltConnector.listen_address, address)
                 .setConfig(BoltConnector.advertised_address, address)
                 .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
-                .setConfig(HttpConnector.enabled, false)
+                .setConfig(HttpConnector.enabled, http)
+                .setConfig(HttpConnector.listen_address, httpAddress)
+                .setConfig(HttpConnector.advertised_address, httpAddress)
+                .setConfig(ServerSettings.http_enabled_modules, Set.of(ConfigurableServerModules.BROWSER))
+                // The Browser sends no usage data (it could not: the tests block the network).
+                .setConfig(ServerSettings.allow_telemetry, false)
                 .setConfig(HttpsConnector.enabled, false)
+                // Other people's Cypher must not reach the server's files (issue 10): no file URLs
+                // for LOAD CSV, an empty import root, no unrestricted procedures.
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
+                .setConfig(GraphDatabaseSettings.load_csv_file_url_root, importRoot(home))
+                .setConfig(GraphDatabaseSettings.procedure_unrestricted, List.of())
                 // Bolt waits 5 s twice by default while stopping (thread pool, Netty quiet period):
                 // the stores are already checkpointed and closed by then, so don't.
                 .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofSeconds(1))
@@ -166,7 +212,7 @@ public final class EmbeddedNeo4j {
             return;
         }
         log("applying the password of user neo4j (DBMS started with Bolt off)");
-        DatabaseManagementService dbms = start(home, port, pagecache, false);
+        DatabaseManagementService dbms = start(home, port, 0, pagecache, false);
         try {
             GraphDatabaseService system = dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
             try {
@@ -209,7 +255,7 @@ public final class EmbeddedNeo4j {
         }
     }
 
-    private static void serve(Path home, int port, String password, long pagecache, String pidfile)
+    private static void serve(Path home, int port, int httpPort, String password, long pagecache, String pidfile)
             throws Exception {
         long pid = ProcessHandle.current().pid();
         if (pidfile != null) {
@@ -217,12 +263,13 @@ public final class EmbeddedNeo4j {
         }
         Files.createDirectories(home);
         log("Neo4j " + org.neo4j.kernel.internal.Version.getNeo4jVersion() + " embedded, pid " + pid
-                + ", home " + home + ", bolt 127.0.0.1:" + port);
+                + ", home " + home + ", bolt 127.0.0.1:" + port
+                + (httpPort > 0 ? ", http 127.0.0.1:" + httpPort + " (Neo4j Browser)" : ", http off"));
         long t0 = System.nanoTime();
 
         ensurePassword(home, pagecache, port, password);
 
-        DatabaseManagementService dbms = start(home, port, pagecache, true);
+        DatabaseManagementService dbms = start(home, port, httpPort, pagecache, true);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log("signal received: shutting down the DBMS");
@@ -247,8 +294,9 @@ public final class EmbeddedNeo4j {
             }
             Thread.sleep(500);
         }
-        log(READY + " bolt://127.0.0.1:" + port + " pid=" + pid + " startup_ms="
-                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        log(READY + " bolt://127.0.0.1:" + port + " pid=" + pid
+                + (httpPort > 0 ? " browser=http://127.0.0.1:" + httpPort + "/browser/" : "")
+                + " startup_ms=" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         stopped.await();
     }
 }
