@@ -133,14 +133,20 @@ def _distribution_version(name: str) -> str:
 def post_key(post: Post) -> str:
     """SHA-256 of what extraction reads of a post: url, title, date, author, text.
 
+    Never raises: a lone surrogate (``"\\ud800"``, which JSON can spell but UTF-8 cannot) is
+    hashed as its ``surrogatepass`` bytes, and a field that is not text as its ``str``.
+
     Examples
     --------
     >>> a = Post("https://pytorch.org/blog/a/", "PyTorch 1.8 adds torch.fx.")
     >>> post_key(a) == post_key(Post(a.url, a.text)) != post_key(Post(a.url, a.text + " "))
     True
+    >>> post_key(Post(a.url, "x\\ud800")) != post_key(Post(a.url, "x\\ufffd"))
+    True
     """
     content = [post.url, post.title, post.date, post.author, post.text]
-    return _sha256(json.dumps(content, ensure_ascii=False).encode("utf8"))
+    text = json.dumps(content, ensure_ascii=False, default=str)
+    return _sha256(text.encode("utf8", errors="surrogatepass"))
 
 
 def _sha256(data: bytes) -> str:

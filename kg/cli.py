@@ -165,7 +165,7 @@ def main(ctx: click.Context) -> None:
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path())
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(readable=False))
 @output_graph_option
 @click.option("--model", default="en_core_web_sm", show_default=True,
               help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components alone.")

@@ -216,16 +216,27 @@ def write_graph(graph: nx.MultiDiGraph, path: str | Path) -> None:
 
 
 def read_graph(path: str | Path) -> nx.MultiDiGraph:
-    """Read a graph file written by :func:`write_graph`."""
+    """Read a graph file written by :func:`write_graph`.
+
+    Raises
+    ------
+    GraphFileError
+        The file is missing or unreadable, is not UTF-8 JSON (a binary or latin-1 file), or is
+        JSON but not a ptkg graph; the message is one line that starts with the path.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise GraphFileError(f"{path}: no such graph file; build one with `ptkg build`") from None
     except OSError as error:
         raise GraphFileError(f"{path}: cannot read ({error.strerror})") from None
     try:
-        return dict_to_graph(json.loads(text))
+        content = json.loads(data.decode("utf8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError included
+        raise GraphFileError(f"{path}: not a ptkg graph file (not UTF-8 JSON)") from None
+    try:
+        return dict_to_graph(content)
     except GraphFileError as error:
         raise GraphFileError(f"{path}: {error}") from None
     except (ValueError, KeyError, TypeError) as error:

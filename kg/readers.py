@@ -31,9 +31,29 @@ line where its stretch of text starts, so ``post.origin(offset)`` names the inpu
 character. In JSONL and Parquet a record is one line (row), so those chunks get one span per
 text line, all pointing at the record.
 
+Bad input: a file is read as UTF-8 (UTF-16 and UTF-32 are named as such, and refused); a
+row that cannot be used is skipped into the :class:`~ptkg.records.SkipReport` with its
+``file:line``, and the rows beside it are read:
+
+- the format is told by the majority of the first lines, so a bad first line (a NUL byte, an
+  array, a record nested 200,000 deep, a record longer than the sniffer's window) costs only
+  that line (lines that cannot tell are read past for up to :data:`MAX_HEAD_BYTES`);
+- a lone surrogate (``"\\ud800"`` in JSON) in text, title or author is replaced by U+FFFD
+  and reported, the row kept;
+- YAML front matter is loaded with :class:`BoundedSafeLoader` (:func:`load_yaml`): plain data
+  only, at most :data:`MAX_FRONT_MATTER_CHARS` characters, nested at most
+  :data:`MAX_YAML_DEPTH` deep, aliases adding at most :data:`MAX_ALIAS_EXPANSION` values and
+  characters (a "billion laughs" document is refused in a millisecond); a Jekyll post with
+  such front matter is skipped, a JSONL ``front_matter`` field ignored, front matter at the
+  start of a row's text kept as text, each reported;
+- a CSV cut inside a quoted field loses its last row, reported;
+- :func:`read_posts` reads each url once across files: a later post with the same text is
+  dropped and counted, one with a different text is skipped naming the first.
+
 Not supported: compressed files, JSON arrays (``.json``), CSV without a header row, Jekyll
 ``_config.yml`` permalink defaults (a post without ``permalink`` gets ``/blog/<slug>/``),
-Liquid tags and includes (left in the text).
+Liquid tags and includes (left in the text), YAML anchors that expand front matter by more
+than :data:`MAX_ALIAS_EXPANSION` values and characters.
 """
 
 from __future__ import annotations
@@ -41,7 +61,9 @@ from __future__ import annotations
 import codecs
 import csv
 import datetime as dt
+import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -88,12 +110,29 @@ CSV_DELIMITERS = (",", "\t", ";")
 CSV_FIELD_LIMIT = 2**31 - 1
 DATE_FORMATS = ("%Y/%m/%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
 
-HEAD_BYTES = 1 << 16
+HEAD_BYTES = 1 << 17  # holds any front matter of MAX_FRONT_MATTER_CHARS, in any UTF-8
 MAX_HEAD_BYTES = 1 << 24
+SNIFF_LINES = 50
 PARQUET_MAGIC = b"PAR1"
 PARQUET_BATCH = 1024
+# fmt: off
+BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+# fmt: on
+
+# YAML front matter is loaded safely (no Python tags) and within bounds: at most this many
+# characters (the corpus has at most 388; PyYAML reads 16 KiB in 0.1-0.2 s), nested at most
+# this deep, and aliases may add at most this much: a character of a scalar or a value
+# counts 1 (a "billion laughs" document of a few hundred bytes expands to 10**9 values).
+MAX_FRONT_MATTER_CHARS = 1 << 14
+MAX_YAML_DEPTH = 100
+MAX_ALIAS_EXPANSION = 1 << 14
 
 UNKNOWN_FORMAT = "unknown format (not a table dump, JSON Lines, CSV, Parquet or Jekyll post)"
+UNCLOSED_FRONT_MATTER = "front matter is not closed (no second '---' line)"
+FIX_UTF8 = "re-encode it as UTF-8"
 
 _CELL = r"[^|\s](?:[^|]*[^|\s])?"  # a cell: no pipes, no blanks at either end
 # The end of a table row: `<text> | <url> | <category> |`, `| <url> | <category> |` or
@@ -103,6 +142,9 @@ _ROW_END_HTTP = re.compile(
 )
 _FRONT_MATTER_LINE = re.compile(r"(?P<key>[A-Za-z][\w-]*):(?:[ \t]+(?P<value>.*))?")
 _POST_NAME = re.compile(r"(?P<date>\d{4}-\d{1,2}-\d{1,2})-(?P<slug>.+)")
+_FLOW_BRACKET = re.compile(r"[][{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_JSON_OBJECT_START = re.compile(r'\{\s*(?:"|\}|$)')
 _ISO_DATE = re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?:[T\s]|$)")
 
 
@@ -145,7 +187,8 @@ def read_posts(
     Yields
     ------
     Post
-        The posts of each file in input order, files in the order given (then sorted).
+        The posts of each file in input order, files in the order given (then sorted); each
+        url once.
 
     Raises
     ------
@@ -156,15 +199,42 @@ def read_posts(
     Notes
     -----
     Lazy: a file is opened, and its errors raised, when iteration reaches it. Chunks are
-    grouped into posts within one file; the same url in two files gives two posts.
+    grouped into posts within one file. A url already read from another file is not read
+    again: with the same text the later post is dropped and counted in
+    ``report.duplicates``; with a different text it is skipped, naming where the first was
+    read (``same URL as <file>:<line> with different text; kept the first``).
     """
     report = _report(report)
+    seen: dict[str, tuple[Span, bytes]] = {}
     for path in paths:
         file = os.fspath(path)
         if os.path.isdir(file):
-            yield from _read_dir(file, report)
+            posts = _read_dir(file, report)
         else:
-            yield from READERS[detect_format(file)](file, report)
+            posts = READERS[detect_format(file)](file, report)
+        for post in posts:
+            if _first_with_url(post, seen, report):
+                yield post
+
+
+def _first_with_url(post: Post, seen: dict[str, tuple[Span, bytes]], report: SkipReport) -> bool:
+    """Tell whether ``post`` is the first with its url; report it when it is not.
+
+    ``seen`` maps each url read so far to the first span of its post and a digest of its text.
+    """
+    digest = hashlib.blake2b(post.text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    span = post.spans[0] if post.spans else Span(0, 0, "<unknown>", 1)
+    first = seen.get(post.url)
+    if first is None:
+        seen[post.url] = (span, digest)
+        return True
+    if first[1] == digest:
+        report.duplicates += 1
+    else:
+        where = f"{first[0].file}:{first[0].line}"
+        reason = f"same URL as {where} with different text; kept the first"
+        report.skip(span.file, span.line, reason)
+    return False
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
@@ -173,26 +243,37 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     Raises
     ------
     InputError
-        The file is missing or unreadable, is text but not UTF-8, or has an unknown format.
+        The file is missing or unreadable, is text but not UTF-8 (UTF-16 is named as such),
+        or has an unknown format; the message says what is missing when the file is almost
+        a known format (a CSV header without a text column, unclosed front matter).
     """
     file = os.fspath(path)
     head = _read_head(file)
     fmt = guess_format(head)
     if fmt is None:
-        if b"\x00" not in head:
+        if b"\x00" not in head and _bom_encoding(head) is None:
             _check_utf8(head, file, final=False)
-        raise InputError(UNKNOWN_FORMAT, file)
+        reason, line = _unknown_format(head)
+        raise InputError(reason, file, line)
     return fmt
 
 
 def guess_format(head: bytes) -> str | None:
     """Return the format of a file that starts with ``head``, or None if it is not known.
 
-    ``head`` must hold the whole first non-empty line (for JSON Lines).
+    ``head`` may end anywhere, even inside the first line. Lines holding a NUL byte are left
+    out, and a JSON Lines file is told by the majority of its first :data:`SNIFF_LINES`
+    lines, so that a bad first line (not an object, nested too deep, a NUL byte) does not
+    hide the good ones; a last line cut by the end of ``head`` counts when it starts like a
+    JSON object. Text with NUL bytes that is not UTF-8 is binary: None.
 
     Examples
     --------
     >>> guess_format(b'{"text": "Hi", "url": "https://pytorch.org/blog/x/"}\\n')
+    'jsonl'
+    >>> guess_format(b'[1, 2]\\n{"text": "Hi", "url": "https://pytorch.org/blog/x/"}\\n')
+    'jsonl'
+    >>> guess_format(b'{"text": "a record longer than the head, cut he')
     'jsonl'
     >>> guess_format(b"---\\ntitle: Hi\\n---\\nBody\\n")
     'jekyll'
@@ -201,14 +282,40 @@ def guess_format(head: bytes) -> str | None:
     """
     if head.startswith(PARQUET_MAGIC):
         return "parquet"
-    if b"\x00" in head:
+    if _bom_encoding(head) is not None or (b"\x00" in head and not _is_utf8_start(head)):
         return None
-    text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    lines = [line.rstrip("\r") for line in text.split("\n")]
+    lines = _head_lines(head)
+    text = "\n".join(lines)
     for fmt, test in _CONTENT_TESTS:
         if test(lines, text):
             return fmt
     return None
+
+
+def _unknown_format(head: bytes) -> tuple[str, int | None]:
+    """Return why a file that starts with ``head`` is in no known format, and the line.
+
+    Says what is missing when the file is almost in a format.
+
+    Examples
+    --------
+    >>> _unknown_format(b"url,title\\nhttps://pytorch.org/blog/a/,A\\n")[0]
+    'CSV, but no text column in the header (expected one of text, content, body)'
+    >>> _unknown_format(b"---\\ntitle: Hi\\nBody\\n")
+    ("starts like a Jekyll post, but the front matter is not closed (no second '---' line)", 1)
+    >>> _unknown_format("text".encode("utf-16"))
+    ('UTF-16 text (it starts with a UTF-16 byte order mark): re-encode it as UTF-8', None)
+    """
+    encoding = _bom_encoding(head)
+    if encoding is not None:
+        return f"{encoding} text (it starts with a {encoding} byte order mark): {FIX_UTF8}", None
+    lines = _head_lines(head)
+    if lines[0].rstrip() == FENCES[0]:
+        return f"starts like a Jekyll post, but the {UNCLOSED_FRONT_MATTER}", 1
+    missing = _csv_missing_column("\n".join(lines))
+    if missing is not None:
+        return f"CSV, but {_no_column(missing)}", 1
+    return UNKNOWN_FORMAT, None
 
 
 # --------------------------------------------------------------------------- table dump
@@ -385,18 +492,31 @@ def parse_csv_rows(
 ) -> Iterator[Chunk]:
     """Parse CSV text into chunks; the line of a chunk is where its text field starts.
 
-    The delimiter is the first of ``, \\t ;`` whose header has a text and a url column.
+    The delimiter is the first of ``, \\t ;`` whose header has a text and a url column. A
+    last row whose quoted field is not closed (a file cut short) is skipped: ``csv`` would
+    read it to the end of the file without a word.
 
     Raises
     ------
     InputError
         The header has no text or no url column, or the CSV cannot be parsed.
+
+    Examples
+    --------
+    >>> report = SkipReport()
+    >>> text = 'url,text\\nhttps://e.org/a/,"Whole"\\nhttps://e.org/b/,"Cut sh'
+    >>> [c.text for c in parse_csv_rows(text, "cut.csv", report)]
+    ['Whole']
+    >>> [str(s) for s in report.skips]
+    ['cut.csv:3: row is cut short: a quoted field is not closed at the end of the file']
     """
     report = _report(report)
     csv.field_size_limit(CSV_FIELD_LIMIT)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_csv_delimiter(text) or ",")
+    delimiter = _csv_delimiter(text) or ","
+    buffer = io.StringIO(text, newline="")
+    reader = csv.reader(buffer, delimiter=delimiter)
     try:
-        yield from _csv_chunks(reader, file, report)
+        yield from _csv_chunks(reader, file, report, _CsvEnd(buffer, text, delimiter))
     except csv.Error as error:
         raise InputError(f"malformed CSV ({error})", file, reader.line_num) from error
 
@@ -411,7 +531,53 @@ class _CsvReader(Protocol):
     def __next__(self) -> list[str]: ...
 
 
-def _csv_chunks(reader: _CsvReader, file: str, report: SkipReport) -> Iterator[Chunk]:
+@dataclass
+class _CsvEnd:
+    """Tells whether the row ``csv.reader`` just read from ``buffer`` is the last and is cut."""
+
+    buffer: io.StringIO
+    text: str
+    delimiter: str
+    row_start: int = 0
+
+    def mark(self) -> None:
+        """Note where the next row starts."""
+        self.row_start = self.buffer.tell()
+
+    def cut(self) -> bool:
+        """Tell whether the row read since :meth:`mark` ends the file inside a quoted field."""
+        if self.buffer.tell() < len(self.text):
+            return False
+        return _ends_in_quoted_field(self.text, self.row_start, self.delimiter)
+
+
+def _ends_in_quoted_field(text: str, start: int, delimiter: str) -> bool:
+    """Tell whether the CSV ``text`` from ``start`` on ends inside a quoted field.
+
+    Follows ``csv.reader`` (not strict, double quotes): a field that starts with a quote is
+    quoted until a quote that is not doubled; a quote elsewhere is a plain character.
+    """
+    stop = re.compile(f"[{re.escape(delimiter)}\r\n]")
+    at, field_start = start, True
+    while at < len(text):
+        if field_start and text[at] == '"':
+            at += 1
+            while (quote := text.find('"', at)) >= 0 and text.startswith('"', quote + 1):
+                at = quote + 2
+            if quote < 0:
+                return True
+            at, field_start = quote + 1, False
+            continue
+        end = stop.search(text, at)
+        if end is None:
+            return False
+        at, field_start = end.end(), True
+    return False
+
+
+def _csv_chunks(
+    reader: _CsvReader, file: str, report: SkipReport, csv_end: _CsvEnd
+) -> Iterator[Chunk]:
     """Yield the chunks of the rows after the header of a ``csv.reader``."""
     header = [_field_key(name) for name in next(reader, [])]
     if not header:
@@ -419,10 +585,18 @@ def _csv_chunks(reader: _CsvReader, file: str, report: SkipReport) -> Iterator[C
     text_at = _column(header, TEXT_FIELDS, file)
     _column(header, URL_FIELDS, file)
     end = reader.line_num
-    for row in reader:
+    while True:
+        csv_end.mark()
+        row = next(reader, None)
+        if row is None:
+            break
         start, end = end + 1, reader.line_num
         if not any(cell.strip() for cell in row):
             continue
+        if csv_end.cut():
+            reason = "row is cut short: a quoted field is not closed at the end of the file"
+            report.skip(file, start, reason)
+            break
         if len(row) != len(header):
             report.skip(file, start, f"malformed row: {len(row)} fields, header has {len(header)}")
             continue
@@ -437,22 +611,45 @@ def _column(header: list[str], names: tuple[str, ...], file: str) -> int:
     for name in names:
         if name in header:
             return header.index(name)
-    raise InputError(
-        f"no {names[0]} column in the header (expected one of {', '.join(names)})", file, 1
-    )
+    raise InputError(_no_column(names), file, 1)
+
+
+def _no_column(names: tuple[str, ...]) -> str:
+    """Say that a CSV header has none of the column ``names``."""
+    return f"no {names[0]} column in the header (expected one of {', '.join(names)})"
 
 
 def _csv_delimiter(text: str) -> str | None:
     """Return the first delimiter whose header row names a text and a url column."""
+    for delimiter, keys in _csv_headers(text):
+        if keys & set(TEXT_FIELDS) and keys & set(URL_FIELDS):
+            return delimiter
+    return None
+
+
+def _csv_missing_column(text: str) -> tuple[str, ...] | None:
+    """Return the column names a CSV header lacks when it has only a text or only a url column.
+
+    None when no delimiter splits the first row into two or more columns with one of them.
+    """
+    for delimiter, keys in _csv_headers(text):
+        if len(keys) < 2 or delimiter not in text.partition("\n")[0]:
+            continue
+        if keys & set(URL_FIELDS) and not keys & set(TEXT_FIELDS):
+            return TEXT_FIELDS
+        if keys & set(TEXT_FIELDS) and not keys & set(URL_FIELDS):
+            return URL_FIELDS
+    return None
+
+
+def _csv_headers(text: str) -> Iterator[tuple[str, set[str]]]:
+    """Yield each of :data:`CSV_DELIMITERS` with the column keys of the first row it splits."""
     for delimiter in CSV_DELIMITERS:
         try:
             header = next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), [])
         except csv.Error:
             continue
-        keys = {_field_key(name) for name in header}
-        if keys & set(TEXT_FIELDS) and keys & set(URL_FIELDS):
-            return delimiter
-    return None
+        yield delimiter, {_field_key(name) for name in header}
 
 
 def read_parquet(
@@ -508,7 +705,12 @@ def record_to_chunk(
         report.skip(file, line, problem)
         return None
     front = fields.get(FRONT_MATTER_FIELD)
-    meta = split_front_matter(front)[0] if isinstance(front, str) else {}
+    meta: dict[str, object] = {}
+    if isinstance(front, str):
+        meta, _, refused = _front_matter(front)
+        if refused is not None:
+            reason = f"{FRONT_MATTER_FIELD} field ignored ({refused.reason})"
+            report.skip(file, line, reason)
     return Chunk(
         url=str(url).strip(),
         text=str(text),
@@ -606,13 +808,18 @@ def parse_jekyll(
     if not body.strip():
         report.skip(file, close + 2, f"empty post {url}")
         return None
+    title, author = _as_text(meta.get("title")), _as_text(_first(meta, AUTHOR_FIELDS))
+    chunk = Chunk(url=url, text=body, file=file, line=close + 2, title=title, author=author)
+    chunk = _without_surrogates(chunk, report)  # only from a str: a UTF-8 file has none
+    if chunk is None:
+        return None
     return Post(
         url=url,
-        text=body,
-        title=_as_text(meta.get("title")),
+        text=chunk.text,
+        title=chunk.title,
         date=date,
-        author=_as_text(_first(meta, AUTHOR_FIELDS)),
-        spans=(Span(0, len(body), file, close + 2),),
+        author=chunk.author,
+        spans=(Span(0, len(chunk.text), file, close + 2),),
     )
 
 
@@ -627,10 +834,13 @@ def _jekyll_front_matter(
         return None
     close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in FENCES), None)
     if close is None:
-        report.skip(file, 1, "front matter is not closed (no second '---' line)")
+        report.skip(file, 1, UNCLOSED_FRONT_MATTER)
         return None
     try:
-        meta = yaml.safe_load("\n".join(lines[1:close]))
+        meta = load_yaml("\n".join(lines[1:close]))
+    except RefusedYaml as error:
+        report.skip(file, 2 + error.line, f"front matter refused: {error.reason}")
+        return None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = 2 + mark.line if mark is not None else 2
@@ -666,6 +876,129 @@ def _jekyll_url(permalink: object, slug: str, date: str | None) -> str:
     return SITE + (path if path.startswith("/") else "/" + path)
 
 
+# --------------------------------------------------------------------------- YAML
+
+
+class RefusedYaml(Exception):
+    """YAML that :func:`load_yaml` refuses to load, and the 0-based line of the text it names."""
+
+    def __init__(self, reason: str, line: int = 0):
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+class BoundedSafeLoader(yaml.SafeLoader):
+    """A ``yaml.SafeLoader`` that refuses documents whose aliases multiply them.
+
+    Before a document is constructed, its node graph is checked (:func:`_check_yaml_nodes`):
+    an alias that refers to the node it is in, nesting deeper than :data:`MAX_YAML_DEPTH`,
+    or aliases that add more than :data:`MAX_ALIAS_EXPANSION` (values and characters of
+    scalars) raise :class:`RefusedYaml`.
+    PyYAML shares the object of an anchor among its aliases, so loading a "billion laughs"
+    document is fast; what blows up is whoever walks the result.
+    """
+
+    def construct_document(self, node: yaml.Node) -> object:
+        _check_yaml_nodes(node)
+        return super().construct_document(node)
+
+
+def load_yaml(text: str) -> object:
+    """Load one YAML document with :class:`BoundedSafeLoader`, if it is not too large.
+
+    Raises
+    ------
+    RefusedYaml
+        ``text`` is longer than :data:`MAX_FRONT_MATTER_CHARS`, or refused by the loader.
+    yaml.YAMLError
+        ``text`` is not valid YAML, or has tags that are not plain data (``!!python/...``).
+
+    Examples
+    --------
+    >>> load_yaml("title: &t Hi\\nauthor: *t")
+    {'title': 'Hi', 'author': 'Hi'}
+    >>> lol = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\\n"
+    >>> lol += "".join(f"{n}: &{n} [{', '.join(['*' + p] * 10)}]\\n" for p, n in zip("abc", "bcd"))
+    >>> load_yaml(lol)
+    Traceback (most recent call last):
+    ...
+    ptkg.readers.RefusedYaml: its aliases expand it by more than 16384 values and characters
+    """
+    if len(text) > MAX_FRONT_MATTER_CHARS:
+        raise RefusedYaml(f"longer than {MAX_FRONT_MATTER_CHARS} characters")
+    _check_flow_depth(text)
+    return yaml.load(text, Loader=BoundedSafeLoader)  # a SafeLoader: plain data only
+
+
+def _check_flow_depth(text: str) -> None:
+    """Refuse ``[``/``{`` nesting deeper than :data:`MAX_YAML_DEPTH`, before PyYAML scans it.
+
+    PyYAML's scanner takes time quadratic in the flow nesting (2,000 levels: 1.5 s). Brackets
+    inside quotes are counted too: no real front matter comes near the limit with them.
+    """
+    depth = 0
+    for bracket in _FLOW_BRACKET.finditer(text):
+        depth = depth + 1 if bracket.group() in "[{" else max(depth - 1, 0)
+        if depth > MAX_YAML_DEPTH:
+            line = text.count("\n", 0, bracket.start())
+            raise RefusedYaml(f"nested more than {MAX_YAML_DEPTH} deep", line)
+
+
+def _check_yaml_nodes(root: yaml.Node) -> None:
+    """Check the node graph of a composed YAML document against the limits of the loader.
+
+    Walks each node once (an alias is the node of its anchor, met again), without recursion.
+
+    Raises
+    ------
+    RefusedYaml
+        See :class:`BoundedSafeLoader`; the line is where the offending node starts.
+    """
+    sizes: dict[int, int] = {}  # node id -> values and scalar characters, aliases expanded
+    depths: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    referenced: set[int] = set()
+    added = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key, children = id(node), _yaml_children(node)
+        if done:
+            open_nodes.discard(key)
+            own = len(node.value) if isinstance(node, yaml.ScalarNode) else 0
+            sizes[key] = 1 + own + sum(sizes[id(child)] for child in children)
+            depths[key] = 1 + max((depths[id(child)] for child in children), default=0)
+            for child in children:
+                if id(child) in referenced:  # met before: an alias
+                    added += sizes[id(child)]
+                referenced.add(id(child))
+            if added > MAX_ALIAS_EXPANSION:
+                limit = MAX_ALIAS_EXPANSION
+                refused = f"its aliases expand it by more than {limit} values and characters"
+            elif depths[key] > MAX_YAML_DEPTH:
+                refused = f"nested more than {MAX_YAML_DEPTH} deep"
+            else:
+                continue
+            raise RefusedYaml(refused, node.start_mark.line)
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise RefusedYaml("an alias refers to the node it is in", node.start_mark.line)
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children)
+
+
+def _yaml_children(node: yaml.Node) -> list[yaml.Node]:
+    """Return the nodes in a sequence or mapping node (keys and values), none for a scalar."""
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
 # --------------------------------------------------------------------------- posts from chunks
 
 
@@ -676,22 +1009,28 @@ def assemble_posts(chunks: Iterable[Chunk], report: SkipReport | None = None) ->
     ``key: value`` lines such as ``layout: blog_detail``, see :func:`split_front_matter`) is
     removed from the text and fills title, date and author when the chunks have none.
     Chunks whose text is blank are left out; a post with no text left is skipped.
+
+    A lone surrogate (``"\\ud800"``: JSON can spell it, UTF-8 cannot) in a chunk's text,
+    title or author is replaced by U+FFFD and reported, the chunk kept; in its url, the
+    chunk is skipped.
     """
     report = _report(report)
     groups: dict[str, list[Chunk]] = {}
     for chunk in chunks:
-        groups.setdefault(chunk.url, []).append(chunk)
+        chunk = _without_surrogates(chunk, report)
+        if chunk is not None:
+            groups.setdefault(chunk.url, []).append(chunk)
     for url, group in groups.items():
-        post = _assemble_post(url, group)
+        post = _assemble_post(url, group, report)
         if post is None:
             report.skip(group[0].file, group[0].line, f"empty post {url}")
         else:
             yield post
 
 
-def _assemble_post(url: str, chunks: list[Chunk]) -> Post | None:
+def _assemble_post(url: str, chunks: list[Chunk], report: SkipReport) -> Post | None:
     """Return the post made of ``chunks`` (all with ``url``), or None if it has no text."""
-    first, meta = _strip_front_matter(chunks[0])
+    first, meta = _strip_front_matter(chunks[0], report)
     chunks = [first, *chunks[1:]]
     text, spans = _join_chunks(chunks)
     if not text.strip():
@@ -707,9 +1046,34 @@ def _assemble_post(url: str, chunks: list[Chunk]) -> Post | None:
     )
 
 
-def _strip_front_matter(chunk: Chunk) -> tuple[Chunk, dict[str, object]]:
-    """Return ``chunk`` without the front matter its text starts with, and that front matter."""
-    meta, count = split_front_matter(chunk.text)
+def _without_surrogates(chunk: Chunk, report: SkipReport) -> Chunk | None:
+    """Return ``chunk`` with lone surrogates replaced by U+FFFD (reported), or skip it.
+
+    A chunk whose url holds one is skipped: the url names the post and cannot be repaired.
+    """
+    if _SURROGATE.search(chunk.url):
+        report.skip(chunk.file, chunk.line, f"url holds a lone surrogate: {chunk.url!r}")
+        return None
+    fields = {"text": chunk.text, "title": chunk.title, "author": chunk.author}
+    found = {name: m for name, value in fields.items() if value and (m := _SURROGATE.search(value))}
+    if not found:
+        return chunk
+    names = " and ".join(found)
+    first = next(iter(found.values())).group()
+    reason = f"lone surrogate {first!r} in {names} replaced by U+FFFD (row kept)"
+    report.skip(chunk.file, chunk.line, reason)
+    return replace(chunk, **{name: _SURROGATE.sub("\ufffd", fields[name]) for name in found})
+
+
+def _strip_front_matter(chunk: Chunk, report: SkipReport) -> tuple[Chunk, dict[str, object]]:
+    """Return ``chunk`` without the front matter its text starts with, and that front matter.
+
+    Front matter that is refused (see :func:`load_yaml`) stays in the text, and is reported.
+    """
+    meta, count, refused = _front_matter(chunk.text)
+    if refused is not None:
+        line = chunk.line + refused.line if chunk.lines_follow_file else chunk.line
+        report.skip(chunk.file, line, f"front matter refused ({refused.reason}); read as text")
     if not count:
         return chunk, {}
     rest = chunk.text.split("\n")[count:]
@@ -739,10 +1103,23 @@ def split_front_matter(text: str) -> tuple[dict[str, object], int]:
     >>> split_front_matter("Note: not front matter")
     ({}, 0)
     """
+    fields, count, _ = _front_matter(text)
+    return fields, count
+
+
+def _front_matter(text: str) -> tuple[dict[str, object], int, RefusedYaml | None]:
+    """Return what :func:`split_front_matter` does, and why a ``---`` block was refused.
+
+    A refused block (:func:`load_yaml`) counts as no front matter; the error's line is
+    the 0-based line of ``text`` it names.
+    """
     lines = text.split("\n")
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first < len(lines) and lines[first].strip() == FENCES[0]:
-        return _fenced_front_matter(lines, first)
+        try:
+            return (*_fenced_front_matter(lines, first), None)
+        except RefusedYaml as error:
+            return {}, 0, RefusedYaml(error.reason, first + 1 + error.line)
     fields: dict[str, object] = {}
     end = first
     while end < len(lines):
@@ -752,18 +1129,24 @@ def split_front_matter(text: str) -> tuple[dict[str, object], int]:
         fields.setdefault(match["key"], _scalar(match["value"] or ""))
         end += 1
     if not FRONT_MATTER_ANCHORS & fields.keys():
-        return {}, 0
-    return fields, end
+        return {}, 0, None
+    return fields, end, None
 
 
 def _fenced_front_matter(lines: list[str], start: int) -> tuple[dict[str, object], int]:
-    """Parse a ``---`` YAML block opening at ``lines[start]``; ({}, 0) if it is not one."""
+    """Parse a ``---`` YAML block opening at ``lines[start]``; ({}, 0) if it is not one.
+
+    Raises
+    ------
+    RefusedYaml
+        The block is too large, too deep or expands through aliases (:func:`load_yaml`).
+    """
     stop = min(len(lines), start + MAX_FENCED_LINES)
     close = next((i for i in range(start + 1, stop) if lines[i].rstrip() in FENCES), None)
     if close is None:
         return {}, 0
     try:
-        meta = yaml.safe_load("\n".join(lines[start + 1 : close]))
+        meta = load_yaml("\n".join(lines[start + 1 : close]))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return {}, 0
     if not isinstance(meta, dict):
@@ -774,8 +1157,8 @@ def _fenced_front_matter(lines: list[str], start: int) -> tuple[dict[str, object
 def _scalar(raw: str) -> object:
     """Return a rendered front-matter value: YAML strings, dates and lists, else the raw text."""
     try:
-        value = yaml.safe_load(raw)
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        value = load_yaml(raw)
+    except (RefusedYaml, yaml.YAMLError, ValueError, TypeError, RecursionError):
         return raw.strip()
     if isinstance(value, str):
         return value.strip()
@@ -910,18 +1293,32 @@ def _read_bytes(file: str) -> bytes:
 
 
 def _read_head(file: str) -> bytes:
-    """Return the start of a file: at least :data:`HEAD_BYTES` and its first non-empty line."""
+    """Return the start of a file: :data:`HEAD_BYTES`, more while it cannot tell the format.
+
+    Reads on, up to :data:`MAX_HEAD_BYTES`, while the first non-empty line is not complete
+    or the lines so far are all JSON that cannot tell JSON Lines (arrays, records nested too
+    deep, see :func:`_is_jsonl`); a longer first line is judged by its start.
+    """
     with _open(file) as handle:
         try:
             head = handle.read(HEAD_BYTES)
-            while len(head) < MAX_HEAD_BYTES and b"\n" not in head.lstrip():
-                more = handle.read(HEAD_BYTES)
+            while len(head) < MAX_HEAD_BYTES and _undecided(head):
+                more = handle.read(len(head))
                 if not more:
                     break
                 head += more
         except OSError as error:
             raise _os_error(error, file) from error
     return head
+
+
+def _undecided(head: bytes) -> bool:
+    """Tell whether more of a file is needed to guess its format from ``head``."""
+    if b"\n" not in head.lstrip():
+        return True
+    if guess_format(head) is not None:
+        return False
+    return _jsonl_votes(_head_lines(head)) == (0, 0)
 
 
 def _read_text(file: str) -> str:
@@ -952,9 +1349,11 @@ def _read_dir(top: str, report: SkipReport) -> Iterator[Post]:
             file = os.path.join(directory, name)
             if name.startswith(".") or not os.path.isfile(file):
                 continue
-            fmt = guess_format(_read_head(file))
+            head = _read_head(file)
+            fmt = guess_format(head)
             if fmt is None:
-                report.skip(file, None, UNKNOWN_FORMAT)
+                reason, line = _unknown_format(head)
+                report.skip(file, line, reason)
                 continue
             yield from READERS[fmt](file, report)
 
@@ -967,13 +1366,62 @@ def _walk_error(error: OSError) -> None:
 # --------------------------------------------------------------------------- detection
 
 
-def _is_jsonl(lines: list[str], text: str) -> bool:
-    """First non-empty line is a JSON object."""
-    first = next((line for line in lines if line.strip()), "")
+def _head_lines(head: bytes) -> list[str]:
+    """Return the lines of the start of a file, BOM and line ends removed, NUL lines blank."""
+    text = head.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return ["" if "\x00" in line else line.rstrip("\r") for line in text.split("\n")]
+
+
+def _bom_encoding(head: bytes) -> str | None:
+    """Return ``"UTF-16"`` or ``"UTF-32"`` when ``head`` starts with their byte order mark."""
+    return next((name for bom, name in BYTE_ORDER_MARKS if head.startswith(bom)), None)
+
+
+def _is_utf8_start(head: bytes) -> bool:
+    """Tell whether ``head`` is the start of a UTF-8 text (it may end inside a character)."""
     try:
-        return isinstance(json.loads(first), dict)
-    except (ValueError, RecursionError):
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
         return False
+    return True
+
+
+def _is_jsonl(lines: list[str], text: str) -> bool:
+    """Most of the first lines that can tell are JSON objects, and at least one is.
+
+    A line that is a JSON value but not an object, or starts like JSON but does not parse
+    (an array, a record nested too deep), cannot tell; nor can a blank (or NUL) line. The
+    last line may be cut by the end of the head: it counts if it starts like an object.
+    """
+    objects, others = _jsonl_votes(lines)
+    return objects > 0 and objects >= others
+
+
+def _jsonl_votes(lines: list[str]) -> tuple[int, int]:
+    """Count the first :data:`SNIFF_LINES` non-blank lines that are JSON objects, and not JSON."""
+    objects = others = 0
+    sniffed = ((i, line.strip()) for i, line in enumerate(lines) if line.strip())
+    for i, line in itertools.islice(sniffed, SNIFF_LINES):
+        vote = _jsonl_vote(line, cut=i == len(lines) - 1)
+        objects += vote > 0
+        others += vote < 0
+    return objects, others
+
+
+def _jsonl_vote(line: str, cut: bool) -> int:
+    """Return 1 for a JSON object line, -1 for a line that is not JSON, 0 when it cannot tell."""
+    if line[0] == "{":
+        try:
+            return 1 if isinstance(json.loads(line), dict) else 0
+        except (ValueError, RecursionError):
+            return 1 if cut and _JSON_OBJECT_START.match(line) else 0
+    if line[0] == "[":
+        return 0
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return -1
+    return 0
 
 
 def _is_table_header(lines: list[str], text: str) -> bool:
@@ -982,8 +1430,14 @@ def _is_table_header(lines: list[str], text: str) -> bool:
 
 
 def _is_jekyll(lines: list[str], text: str) -> bool:
-    """Starts with a ``---`` line that is closed by another."""
-    return lines[0].rstrip() == FENCES[0] and any(line.rstrip() in FENCES for line in lines[1:])
+    """Starts with a ``---`` line that is closed by another, or runs on past any front matter.
+
+    In the second case the reader says what is wrong (not closed, or too long) on line 1.
+    """
+    if lines[0].rstrip() != FENCES[0]:
+        return False
+    closed = any(line.rstrip() in FENCES for line in lines[1:])
+    return closed or len(text) > MAX_FRONT_MATTER_CHARS + len(lines[0]) + 1
 
 
 def _is_csv(lines: list[str], text: str) -> bool:
@@ -996,10 +1450,12 @@ def _is_table_rows(lines: list[str], text: str) -> bool:
     return any(_ROW_END_HTTP.search(line) for line in lines)
 
 
+# The two formats told by their first lines go first: a table dump or Jekyll post may hold
+# JSON lines (code samples) that would outvote its prose.
 _CONTENT_TESTS: tuple[tuple[str, Callable[[list[str], str], bool]], ...] = (
-    ("jsonl", _is_jsonl),
     ("table", _is_table_header),
     ("jekyll", _is_jekyll),
+    ("jsonl", _is_jsonl),
     ("csv", _is_csv),
     ("table", _is_table_rows),
 )

@@ -59,12 +59,26 @@ class Skip:
 
 @dataclass
 class SkipReport:
-    """Collects what readers skipped; with ``strict`` the first skip raises instead."""
+    """Collects what readers skipped; with ``strict`` the first skip raises instead.
+
+    ``skips`` also holds rows that were read only after a repair the reason names (a lone
+    surrogate replaced by U+FFFD, front matter ignored): they changed, so they are listed.
+    ``duplicates`` counts posts dropped because an earlier file gave the same url with the same
+    text; they are not skips (nothing is lost), so they are only counted.
+    """
 
     strict: bool = False
     skips: list[Skip] = field(default_factory=list)
+    duplicates: int = 0
 
     def skip(self, file: str, line: int | None, reason: str) -> None:
+        """Record that the row at ``file:line`` was skipped (or repaired) and why.
+
+        Raises
+        ------
+        InputError
+            With ``strict``, instead of recording it.
+        """
         if self.strict:
             raise InputError(reason, file, line)
         self.skips.append(Skip(str(file), line, reason))
