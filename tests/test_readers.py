@@ -676,7 +676,7 @@ def test_read_posts_unreadable_file_message(tmp_path, monkeypatch):
     def refuse(file, mode="r", *args, **kwargs):
         raise PermissionError(13, "Permission denied", file)
 
-    monkeypatch.setattr(readers, "open", refuse, raising=False)
+    monkeypatch.setattr(readers.source, "open", refuse, raising=False)
     with pytest.raises(InputError) as caught:
         list(read_posts([path]))
     assert str(caught.value) == f"{path}: permission denied"

@@ -1,5 +1,8 @@
 """Blog pages as posts: the HTML of a post page, or of a feed item, turned into Markdown.
 
+:func:`read_html` reads a saved page (as ``ptkg fetch`` saves them, or as a browser does); a
+page without its own URL takes the one ``ptkg fetch``'s manifest records for its file.
+
 A page is parsed with lxml (a real HTML parser) and its article found by trafilatura, a
 main-content extractor, which also writes it as Markdown: headings keep their level, lists,
 bold and italic runs, tables and code stay; navigation, footers, scripts and forms go. The
@@ -23,12 +26,20 @@ but declared otherwise (a common server slip) are read as UTF-8, and the decisio
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import lxml.html
 
-from .errors import PtkgError
+from ..errors import PtkgError
+from ..records import Post, SkipReport, Span
+from .posts import _report, normalize_date
+from .source import _read_bytes
+
+#: The manifest ``ptkg fetch`` writes beside the pages (see :mod:`ptkg.fetch`).
+FETCH_MANIFEST = ".ptkg-fetch.json"
 
 _UNESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w-]+)""", re.I)
@@ -53,6 +64,49 @@ class Page:
     markdown: str
     encoding: str = "utf-8"
     encoding_note: str | None = None  # set when the page's declared encoding was wrong
+
+
+def is_html(lines: list[str]) -> bool:
+    """Whether a file starts like an HTML page (``<!DOCTYPE html>`` or ``<html``).
+
+    Examples
+    --------
+    >>> is_html(["<!DOCTYPE html>", "<html lang='en'>"]), is_html(["# Title"])
+    (True, False)
+    """
+    first = next((line.strip().lower() for line in lines if line.strip()), "")
+    return first.startswith(("<!doctype html", "<html"))
+
+
+def read_html(path: str | os.PathLike[str], report: SkipReport | None = None) -> list[Post]:
+    """Read the post of a saved page; a page that is no post is skipped with why."""
+    file = os.fspath(path)
+    report = _report(report)
+    try:
+        page = parse_page(_read_bytes(file), _fetched_url(file))
+    except NotAPost as reason:
+        report.skip(file, None, f"not a blog post: {reason}")
+        return []
+    if page.encoding_note:
+        report.skip(file, None, f"encoding {page.encoding_note} (page kept)")
+    if not page.url:
+        report.skip(file, None, "the page names no URL (no canonical link) and no fetch "
+                                "manifest lists it")
+        return []
+    return [Post(url=page.url, text=page.markdown, title=page.title, date=page.date,
+                 author=page.author, spans=(Span(0, len(page.markdown), file, 1),))]
+
+
+def _fetched_url(file: str) -> str | None:
+    """The URL ``ptkg fetch`` recorded for a saved page, when its folder has the manifest."""
+    manifest = Path(file).parent / FETCH_MANIFEST
+    try:
+        pages = json.loads(manifest.read_text(encoding="utf8")).get("pages", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    name = Path(file).name
+    return next((url for url, record in sorted(pages.items())
+                 if isinstance(record, dict) and record.get("file") == name), None)
 
 
 def decode_page(data: bytes) -> tuple[str, str, str | None]:
@@ -141,8 +195,6 @@ def _title(tree) -> str | None:
 
 
 def _date(tree, meta: dict) -> str | None:
-    from .readers import normalize_date
-
     for value in (_first(tree, "//meta[@property='article:published_time']/@content",
                          "//time/@datetime",
                          "//*[contains(concat(' ', @class, ' '), ' published ')]",
