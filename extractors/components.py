@@ -15,6 +15,8 @@ Three factories, each a thin function over a class:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -23,12 +25,22 @@ from pathlib import Path
 
 import numpy
 import srsly
+from spacy.attrs import DEP, LOWER, ORTH, SENT_START
+from spacy.errors import Errors
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
-from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
+from ptkg.extractors.rules import (
+    CODE_RULES,
+    MAX_LEAD,
+    TriggerRule,
+    check_token_pattern,
+    parse_rule,
+    read_rules,
+)
 from ptkg.extractors.stability import MARKER
 
 # Candidates of higher priority win overlaps: releases, then the pack and API names, then guesses.
@@ -86,9 +98,17 @@ class LineBreaks:
 
     def __call__(self, doc: Doc) -> Doc:
         # A line break always sits in a whitespace token: look at those only.
-        for i in numpy.flatnonzero(doc.to_array("IS_SPACE")):
-            if i + 1 < len(doc) and "\n" in doc[i].text:
-                doc[i + 1].is_sent_start = True
+        starts = [i + 1 for i in numpy.flatnonzero(doc.to_array("IS_SPACE"))
+                  if i + 1 < len(doc) and "\n" in doc[i].text]
+        if not starts:
+            return doc
+        if doc.has_annotation("DEP"):  # as ``Token.is_sent_start`` refuses it
+            raise ValueError(Errors.E043)
+        # One array for the whole doc: setting ``Token.is_sent_start`` scans every token for
+        # a parse each time, which made a long post quadratic.
+        sent_starts = doc.to_array(SENT_START)
+        sent_starts[starts] = 1
+        doc.from_array([SENT_START], sent_starts)
         return doc
 
 
@@ -119,7 +139,8 @@ class EntityFinder:
     def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
                    patterns: Iterable[dict] | None = None) -> None:
         """Load ``patterns`` (default: the packaged alias pack)."""
-        self.add_patterns(read_patterns(ENTITY_PATTERNS) if patterns is None else patterns)
+        self.add_patterns(read_patterns(ENTITY_PATTERNS, check_token_pattern)
+                          if patterns is None else patterns)
 
     def add_patterns(self, patterns: Iterable[dict]) -> None:
         self.patterns.extend(patterns)
@@ -154,12 +175,13 @@ class EntityFinder:
         )
 
     def __call__(self, doc: Doc) -> Doc:
-        candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc))
+        text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
+        candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc, text))
         chosen = _select(candidates)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
-            span for m in MARKER.finditer(doc.text)
+            span for m in MARKER.finditer(text)
             if (span := _char_span(doc, m.start(), m.end(), m.group(1).lower()))
         ]
         return doc
@@ -171,8 +193,7 @@ class EntityFinder:
             label, canonical = self.nlp.vocab.strings[match_id].split("\t")
             yield PRIORITY["pack"], Span(doc, start, end, label=label, span_id=canonical)
 
-    def _rule_matches(self, doc: Doc) -> Iterator[tuple]:
-        text = doc.text
+    def _rule_matches(self, doc: Doc, text: str) -> Iterator[tuple]:
         for m in self._release.finditer(text):
             library = self.library_names.get(m.group("library").lower(), m.group("library"))
             yield self._candidate(doc, m, "release", "Release",
@@ -188,9 +209,9 @@ class EntityFinder:
         for m in _TORCH_LIBRARY.finditer(text):
             name = self.library_names.get(m.group(0).lower(), m.group(0))
             yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
+        in_datasets = _DatasetLines(text)
         for m in _CAMEL.finditer(text):
-            if m.group(0) not in _NOT_FEATURES and not _DATASET.search(
-                    _list_context(text, m.start())):
+            if m.group(0) not in _NOT_FEATURES and not in_datasets(m.start()):
                 yield self._candidate(doc, m, "named", "Feature", m.group(0))
         for m in _DOTTED_API.finditer(text):
             yield self._candidate(doc, m, "api", "Feature", m.group(0))
@@ -221,7 +242,7 @@ class EntityFinder:
 
     def from_disk(self, path, *, exclude=()) -> EntityFinder:
         self.patterns = []
-        self.add_patterns(read_patterns(Path(path) / "patterns.jsonl"))
+        self.add_patterns(read_patterns(Path(path) / "patterns.jsonl", check_token_pattern))
         return self
 
 
@@ -268,13 +289,46 @@ def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") ->
     return doc.char_span(start, end, label=label, span_id=span_id, alignment_mode="expand")
 
 
+class _DatasetLines:
+    """Whether an offset of ``text`` stands in a list of datasets (``_list_context``), decided
+    once per line: a long line with many names was read again for each."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._newlines: list[int] | None = None
+        self._lines: dict[int, bool] = {}
+
+    def __call__(self, offset: int) -> bool:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        k = bisect.bisect_left(self._newlines, offset)  # the newlines before ``offset``
+        start = self._newlines[k - 1] + 1 if k else 0
+        if start not in self._lines:
+            self._lines[start] = bool(_DATASET.search(_list_context(self.text, offset)))
+        return self._lines[start]
+
+
 def _inner_devices(candidates: Iterable[tuple], chosen: list[Span]) -> list[Span]:
     """Hardware and platforms named inside a chosen feature ("Android GPU backend")."""
-    features = [s for s in chosen if s.label_ == "Feature"]
+    inside_feature = _within(s for s in chosen if s.label_ == "Feature")
     return _select((priority, c) for priority, c in candidates
                    if c is not None and c.label_ in ("Hardware", "Platform")
                    and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
-                   and any(f.start <= c.start and c.end <= f.end for f in features))
+                   and inside_feature(c))
+
+
+def _within(spans: Iterable[Span]) -> Callable[[Span], bool]:
+    """A test of whether a span lies within one of ``spans``, in time logarithmic in their
+    number: the ends, greatest so far, of the spans ordered by start."""
+    ordered = sorted(spans, key=lambda s: s.start)
+    starts = [s.start for s in ordered]
+    ends = list(itertools.accumulate((s.end for s in ordered), max))
+
+    def test(span: Span) -> bool:
+        k = bisect.bisect_right(starts, span.start)  # the spans that start at or before it
+        return k > 0 and ends[k - 1] >= span.end
+
+    return test
 
 
 def _select(candidates: Iterable[tuple]) -> list[Span]:
@@ -288,6 +342,98 @@ def _select(candidates: Iterable[tuple]) -> list[Span]:
             chosen.append(span)
             taken.update(range(span.start, span.end))
     return sorted(chosen, key=lambda s: (s.start, s.end))
+
+
+class _DocIndex:
+    """What reading a trigger asks of its doc, found once per doc: the sentences, the
+    entities of each, and where clause breaks, commas and subjects stand.
+
+    ``Span.sent`` walks the tokens out to the sentence's edges, and reading a trigger scanned
+    every entity of the post and every token back to its sentence's start: a long post took
+    time quadratic in its length. Each answer here is the one those scans gave.
+    """
+
+    def __init__(self, doc: Doc, entities: list[Span]):
+        self.doc = doc
+        self.entities = entities
+        # Sentence hooks (none in ptkg's pipelines) or no boundaries: ask ``Span.sent``.
+        self._plain = not ("sent" in doc.user_span_hooks or "sents" in doc.user_hooks) \
+            and doc.has_annotation("SENT_START")
+        self.starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
+        self.breaks = _positions(doc, LOWER, _CLAUSE_BREAKS)
+        self.commas = _positions(doc, ORTH, {","})
+        self.subjects = _positions(doc, DEP, {"nsubj", "nsubjpass"})
+        in_order = all(a.start <= b.start for a, b in zip(entities, entities[1:], strict=False))
+        self._entity_starts = [e.start for e in entities] if in_order else None
+        self._text: str | None = None
+        self._sentences: dict[int, Span] = {}
+        self._inside: dict[int, list[Span]] = {}
+        self._covered: dict[int, set[int]] = {}
+        self._future: dict[int, bool] = {}
+
+    def sentence(self, span: Span) -> Span:
+        """``span.sent``: the sentence that holds the span's first token."""
+        if not self._plain:
+            return span.sent
+        k = bisect.bisect_right(self.starts, span.start) - 1
+        start = self.starts[k] if k >= 0 else 0
+        if start not in self._sentences:
+            end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.doc)
+            self._sentences[start] = self.doc[start:end]
+        return self._sentences[start]
+
+    def inside(self, sentence: Span) -> list[Span]:
+        """The entities within ``sentence``, in the order of the doc's entities."""
+        if sentence.start not in self._inside:
+            entities = self.entities
+            if self._entity_starts is not None:
+                lo = bisect.bisect_left(self._entity_starts, sentence.start)
+                hi = bisect.bisect_right(self._entity_starts, sentence.end)
+                entities = entities[lo:hi]
+            self._inside[sentence.start] = [e for e in entities if sentence.start <= e.start
+                                            and e.end <= sentence.end]
+        return self._inside[sentence.start]
+
+    def covered(self, sentence: Span) -> set[int]:
+        """The tokens of the entities within ``sentence``."""
+        if sentence.start not in self._covered:
+            self._covered[sentence.start] = {i for e in self.inside(sentence)
+                                             for i in range(e.start, e.end)}
+        return self._covered[sentence.start]
+
+    def future(self, sentence: Span) -> bool:
+        """Whether ``sentence`` speaks of a plan ("will be available")."""
+        if sentence.start not in self._future:
+            self._future[sentence.start] = bool(
+                _FUTURE.search(self.text(sentence.start, sentence.end)))
+        return self._future[sentence.start]
+
+    def text(self, start: int, end: int) -> str:
+        """``doc[start:end].text``, cut from the doc's text (read once)."""
+        if end <= start:
+            return ""
+        if self._text is None:
+            self._text = self.doc.text
+        last = self.doc[end - 1]
+        return self._text[self.doc[start].idx:last.idx + len(last.text)]
+
+    @staticmethod
+    def first(positions: list[int], start: int, end: int) -> int | None:
+        """The first of the sorted ``positions`` in ``[start, end)``."""
+        k = bisect.bisect_left(positions, start)
+        return positions[k] if k < len(positions) and positions[k] < end else None
+
+    @staticmethod
+    def last(positions: list[int], start: int, end: int) -> int | None:
+        """The last of the sorted ``positions`` in ``[start, end)``."""
+        k = bisect.bisect_left(positions, end) - 1
+        return positions[k] if k >= 0 and positions[k] >= start else None
+
+
+def _positions(doc: Doc, attr: int, values: set[str]) -> list[int]:
+    """The indices of the tokens whose ``attr`` is one of ``values``, in order."""
+    ids = numpy.array([get_string_id(value) for value in values], dtype="uint64")
+    return numpy.flatnonzero(numpy.isin(doc.to_array(attr), ids)).tolist()
 
 
 class RelationFinder:
@@ -317,30 +463,31 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("ptkg", []))
         starts, ends = {e.start for e in entities}, {e.end for e in entities}
+        index = _DocIndex(doc, entities)
         found = []
         for match_id, start, end in self.matcher(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
             if rule.adjacent and end not in starts and not (rule.may_precede and start in ends):
                 continue  # the common case of "in", "of": no name next to the trigger
-            if _states(rule, doc[start:end]):
-                found.extend(self._read(rule, doc[start:end], entities))
-        found.extend(_compounds(doc, entities))
+            if _states(rule, doc[start:end], index):
+                found.extend(self._read(rule, doc[start:end], index))
+        found.extend(_compounds(doc, entities, index))
         doc._.ptkg_relations = found
         return doc
 
-    def _read(self, rule: TriggerRule, trigger: Span, entities: list[Span]) -> Iterator[Relation]:
-        sentence = trigger.sent
-        inside = [e for e in entities if sentence.start <= e.start and e.end <= sentence.end]
-        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, inside)]
+    def _read(self, rule: TriggerRule, trigger: Span, index: _DocIndex) -> Iterator[Relation]:
+        sentence = index.sentence(trigger)
+        inside, covered = index.inside(sentence), index.covered(sentence)
+        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)]
         if rule.max_gap is not None:
             sources = [e for e in sources if 0 <= trigger.start - e.end <= rule.max_gap]
-        clause_end = _clause_end(trigger)
+        clause_end = _clause_end(trigger, index)
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
                           clause_end, inside)
         clause_start = sentence.start
-        if _opens_sentence(trigger):  # "Based on X and Y, Z does ...": Z is the source
-            comma = next((t.i for t in trigger.doc[trigger.end:sentence.end] if t.text == ","),
-                         sentence.end)
+        if _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z is the source
+            comma = index.first(index.commas, trigger.end, sentence.end)
+            comma = sentence.end if comma is None else comma
             clause_start = comma
             chosen = [e for e in chosen if e.end <= comma]
             rule = replace(rule, side="after")
@@ -348,7 +495,7 @@ class RelationFinder:
         clause = trigger.doc[clause_start:clause_end]
         for target in chosen:
             candidates = [s for s in sources if s is not target and s.id_ != target.id_]
-            found, anaphor = _sources(rule, trigger, candidates, clause)
+            found, anaphor = _sources(rule, trigger, candidates, clause, index)
             for source in found:
                 yield Relation(rule.label, source, target, rule.id, sentence,
                                rule.implied != "none", anaphor)
@@ -370,34 +517,32 @@ _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 _PAST_LEAD = re.compile(r"^\W*(until now|previously|so far|in the past)\b", re.I)
 
 
-def _states(rule: TriggerRule, trigger: Span) -> bool:
+def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     """Whether the trigger states its relation: not a plan, a negation or a past now over.
 
     A rule's ``not_after`` lists words that, right before the trigger, change its sense
     ("as part of PyTorch's goal" is not a component).
     """
-    doc, sentence = trigger.doc, trigger.sent
+    doc, sentence = trigger.doc, index.sentence(trigger)
     before = doc[max(sentence.start, trigger.start - 3):trigger.start]
-    if _FUTURE.search(sentence.text) or any(t.lower_ in _NEGATIONS for t in before):
+    if index.future(sentence) or any(t.lower_ in _NEGATIONS for t in before):
         return False
     if trigger.start > sentence.start and \
             doc[trigger.start - 1].lower_ in rule.not_after:
         return False
-    clause_start = max([sentence.start] + [t.i + 1 for t in doc[sentence.start:trigger.start]
-                                           if t.lower_ in _CLAUSE_BREAKS])
-    return not _PAST_LEAD.match(doc[clause_start:trigger.start].text)
+    last_break = index.last(index.breaks, sentence.start, trigger.start)
+    clause_start = sentence.start if last_break is None else last_break + 1
+    return not _PAST_LEAD.match(index.text(clause_start, trigger.start))
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
 
 
-def _clause_end(trigger: Span) -> int:
+def _clause_end(trigger: Span, index: _DocIndex) -> int:
     """Token index where the clause that holds the trigger ends."""
-    sentence = trigger.sent
-    for token in trigger.doc[trigger.end:sentence.end]:
-        if token.lower_ in _CLAUSE_BREAKS:
-            return token.i
-    return sentence.end
+    sentence = index.sentence(trigger)
+    found = index.first(index.breaks, trigger.end, sentence.end)
+    return sentence.end if found is None else found
 
 
 _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
@@ -465,16 +610,21 @@ def _owner_of(owner: Span, owned: Span) -> bool:
                for t in words) and all(t.is_lower for t in words)
 
 
-def _opens_sentence(trigger: Span) -> bool:
+def _opens_sentence(trigger: Span, sentence: Span) -> bool:
     """Whether the trigger stands in the sentence's opening phrase.
 
     "Based on X, Y ...", "Heavily inspired by X, Y ..." or "Through the joint collaboration
-    of A and B, X ...".
+    of A and B, X ...". The words before the trigger are read only as far as that is decided.
     """
-    lead = [t for t in trigger.doc[trigger.sent.start:trigger.start]
-            if not (t.is_punct or t.is_space)]
-    return not lead or (len(lead) <= 3 and lead[0].lower_ in _OPENING_WORDS) or all(
-        t.pos_ == "ADV" for t in lead)
+    count, first, adverbs = 0, None, True
+    for t in trigger.doc[sentence.start:trigger.start]:
+        if t.is_punct or t.is_space:
+            continue
+        count, first = count + 1, t if first is None else first
+        adverbs = adverbs and t.pos_ == "ADV"
+        if count > 3 and not adverbs:
+            return False
+    return count == 0 or (count <= 3 and first.lower_ in _OPENING_WORDS) or adverbs
 
 
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
@@ -499,8 +649,8 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     return left[-1:]
 
 
-def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span],
-             clause: Span) -> tuple[list[Span | None], bool]:
+def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: Span,
+             index: _DocIndex) -> tuple[list[Span | None], bool]:
     """The sources of a relation and whether the source refers back ("it", "the project").
 
     None stands for a source the sentence leaves to the post (its section or release).
@@ -513,44 +663,48 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span],
     subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
     if subject is not None:
         return [subject], False
-    if _refers_back(clause, trigger, candidates) or (
+    if _refers_back(clause, trigger, candidates, index) or (
             rule.implied == "refers_back" and not candidates):
         return [None], True
     if rule.choose == "subject_only":
         return [], False  # "engineers from NVIDIA helped": with whom is not said
     source = _nearest(trigger, candidates, rule.side == "after")
-    if source is None and rule.implied == "not_people" and _personal_subject(clause):
+    if source is None and rule.implied == "not_people" and _personal_subject(clause, index):
         return [], False  # "We use X": the authors do, not the post's feature
     return [source], False
 
 
-def _modifier(span: Span, entities: list[Span]) -> bool:
-    """Whether a name only modifies a common noun: "PyTorch training", "the PyTorch team"."""
+def _modifier(span: Span, covered: set[int]) -> bool:
+    """Whether a name only modifies a common noun: "PyTorch training", "the PyTorch team".
+
+    ``covered`` holds the tokens of the sentence's entities.
+    """
     root = span.root
-    return root.dep_ == "compound" and span.label_ == "Library" and not any(
-        e.start <= root.head.i < e.end for e in entities)
+    return root.dep_ == "compound" and span.label_ == "Library" and root.head.i not in covered
 
 
 _ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
 _PEOPLE = {"we", "you", "i", "they", "users"}
 
 
-def _first_subject(clause: Span) -> Token | None:
-    return next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+def _first_subject(clause: Span, index: _DocIndex) -> Token | None:
+    found = index.first(index.subjects, clause.start, clause.end)
+    return None if found is None else clause.doc[found]
 
 
-def _personal_subject(clause: Span) -> bool:
-    subject = _first_subject(clause)
+def _personal_subject(clause: Span, index: _DocIndex) -> bool:
+    subject = _first_subject(clause, index)
     return subject is not None and subject.lower_ in _PEOPLE
 
 
-def _refers_back(clause: Span, trigger: Span, candidates: list[Span]) -> bool:
+def _refers_back(clause: Span, trigger: Span, candidates: list[Span],
+                 index: _DocIndex) -> bool:
     """Whether the source is the clause's subject "it", "this feature" or "the project".
 
     Not when a name stands between that subject and the trigger: in "It brings TorchData,
     which is built on TorchVision", TorchData is built on TorchVision.
     """
-    subject = _first_subject(clause)
+    subject = _first_subject(clause, index)
     if subject is None or any(subject.i < s.start and s.end <= trigger.start
                               for s in candidates):
         return False
@@ -571,7 +725,7 @@ def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
     return before[-1] if before else None
 
 
-def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
+def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Relation]:
     """Names side by side.
 
     ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
@@ -581,10 +735,11 @@ def _compounds(doc: Doc, entities: list[Span]) -> Iterator[Relation]:
         if not _owner_of(left, right):
             continue
         if left.label_ == "Library" and right.label_ == "Feature":
-            yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id, left.sent)
+            yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
+                           index.sentence(left))
         elif left.label_ == "Organization" and right.label_ in ("Library", "Feature"):
             yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
-                           left.sent)
+                           index.sentence(left))
 
 
 @Language.factory("ptkg_relations", requires=["doc.spans", "token.is_sent_start"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from spacy.tokens import Doc, Span
@@ -148,10 +148,18 @@ def _code_fact(rule: str, source: Entity, target: Entity, evidence: Span,
 
 def _fact(type_: str, source: Entity, target: Entity, rule: str, evidence: Span,
           stability: str | None = None) -> Fact:
-    text = evidence.text.strip()
-    start = evidence.start_char + (len(evidence.text) - len(evidence.text.lstrip()))
+    whole = _span_text(evidence)
+    text = whole.strip()
+    start = evidence.start_char + (len(whole) - len(whole.lstrip()))
     return Fact(type_, source, target, rule, start, start + len(text), " ".join(text.split()),
                 stability)
+
+
+def _span_text(span: Span) -> str:
+    """``span.text``, cut from the doc's text: spaCy joins the span's tokens on every call."""
+    if not len(span):
+        return span.text
+    return _text(span.doc)[span.start_char:span.end_char]
 
 
 def subject_release(doc: Doc, title_doc: Doc | None) -> Entity | None:
@@ -518,11 +526,30 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
 
 def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
     """A feature whose name names hardware or a platform ("Android GPU backend") supports it."""
-    features = [s for s in spans if s.label_ == "Feature"]
+    holding = _holders([s for s in spans if s.label_ == "Feature"])
     return [_code_fact("supports.named_in_feature", _entity(feature), _entity(device),
                        feature.sent)
             for device in doc.spans.get("ptkg_inner", [])
-            for feature in features if feature.start <= device.start and device.end <= feature.end]
+            for feature in holding(device)]
+
+
+def _holders(spans: list[Span]) -> Callable[[Span], list[Span]]:
+    """A function that gives the ``spans`` that hold a span, in their order.
+
+    Spans in order that do not overlap (the entity finder's) are searched by bisection: one
+    scan of every feature for every device made a long post quadratic.
+    """
+    starts = [s.start for s in spans]
+    disjoint = all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+
+    def holding(inner: Span) -> list[Span]:
+        candidates = spans
+        if disjoint:
+            k = bisect.bisect_right(starts, inner.start) - 1
+            candidates = spans[k:k + 1] if k >= 0 else []
+        return [s for s in candidates if s.start <= inner.start and inner.end <= s.end]
+
+    return holding
 
 
 def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import networkx as nx
 
+from ptkg.extractors.pipeline import WorkerError
+
 from .cache import CacheStats, ExtractionCache, default_cache_dir, run_cached_extraction
 from .errors import InputError
 from .graph import build_graph, graph_counts, write_graph
@@ -59,6 +61,9 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     ------
     InputError
         A file cannot be read, or no usable post was found (or a skip with ``strict``).
+    WorkerError
+        An extraction process died (killed, out of memory): the graph is not written; the
+        posts extracted until then are in the cache, when it is on.
     """
     started = time.perf_counter()
     inputs = list(inputs)
@@ -72,7 +77,11 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
         cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir(graph_path)
         store = ExtractionCache.open(cache_dir, model)
     step = progress(len(posts), 0) if progress else None
-    results = run_cached_extraction(posts, store, model=model, jobs=jobs, progress=step)
+    try:
+        results = run_cached_extraction(posts, store, model=model, jobs=jobs, progress=step)
+    except WorkerError as error:
+        raise WorkerError(f"{error}: the graph was not written; rerun, with fewer --jobs") \
+            from None
     graph = build_graph(results)
     write_graph(graph, graph_path)
     summary = summarize(graph, len(posts), report.skips, time.perf_counter() - started)

@@ -32,7 +32,7 @@ The cache is an optimization: an entry that cannot be written is counted, never 
 
 Not supported: sharing one cache between machines with different ptkg source trees is safe
 (their versions differ) but gives no hits; temporary files left by a killed process
-(``.<key>.*.tmp``) are not cleaned up (they are never read).
+(``.<key>.*.tmp``) are removed by the next write of the same entry (:func:`ptkg.files.write_atomic`).
 """
 
 from __future__ import annotations
