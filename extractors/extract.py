@@ -220,18 +220,13 @@ def _library_announcements(lines: list[Line], by_line: dict[int, list[Span]],
             library = None
             if len(inside) == 1 and inside[0].label_ == "Library" and \
                     inside[0].text == text.strip():
-                library = (inside[0].id_, _depth(text))
+                library = (inside[0].id_, line.level)
         elif library is not None and _ANNOUNCE.search(text):
             release = next((s for s in inside if s.label_ == "Release"
                             and s.id_.rpartition(" ")[0] == library[0]), None)
             if release is not None:
                 found[line], library = (release, library[1]), None
     return found
-
-
-def _depth(heading: str) -> int:
-    """How deep a heading sits: its masked "#" marks are leading spaces."""
-    return len(heading) - len(heading.lstrip(" "))
 
 
 def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
@@ -270,7 +265,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
-        if outer is not None and line.kind == "heading" and _depth(text) <= outer[1]:
+        if outer is not None and line.kind == "heading" and line.level <= outer[1]:
             release, feature, outer = outer[0], None, None
         if line in section_releases:
             release, feature, outer = _entity(section_releases[line]), None, None

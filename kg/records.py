@@ -33,6 +33,7 @@ class Post:
     date: str | None = None  # YYYY-MM-DD
     author: str | None = None
     spans: tuple[Span, ...] = ()
+    markup: str = "markdown"  # or "flat": Markdown rendered to plain text (the table dump)
 
     def origin(self, offset: int) -> tuple[str, int] | None:
         """Return ``(file, line)`` of the character at ``offset``, or None if unknown."""

@@ -55,7 +55,8 @@ def _field_key(name: object) -> str:
     """Return a column name as it is matched: stripped, lower case, BOM removed."""
     return str(name).removeprefix("\ufeff").strip().lower()
 
-def assemble_posts(chunks: Iterable[Chunk], report: SkipReport | None = None) -> Iterator[Post]:
+def assemble_posts(chunks: Iterable[Chunk], report: SkipReport | None = None,
+                   markup: str = "markdown") -> Iterator[Post]:
     """Join chunks into posts: grouped by url in order of first appearance, joined with "\\n".
 
     Front matter at the start of a post's first chunk (a ``---`` YAML block, or rendered
@@ -65,7 +66,7 @@ def assemble_posts(chunks: Iterable[Chunk], report: SkipReport | None = None) ->
 
     A lone surrogate (``"\\ud800"``: JSON can spell it, UTF-8 cannot) in a chunk's text,
     title or author is replaced by U+FFFD and reported, the chunk kept; in its url, the
-    chunk is skipped.
+    chunk is skipped. ``markup`` says how the text is written (``Post.markup``).
     """
     report = _report(report)
     groups: dict[str, list[Chunk]] = {}
@@ -78,7 +79,7 @@ def assemble_posts(chunks: Iterable[Chunk], report: SkipReport | None = None) ->
         if post is None:
             report.skip(group[0].file, group[0].line, f"empty post {url}")
         else:
-            yield post
+            yield replace(post, markup=markup)
 
 def _assemble_post(url: str, chunks: list[Chunk], report: SkipReport) -> Post | None:
     """Return the post made of ``chunks`` (all with ``url``), or None if it has no text."""

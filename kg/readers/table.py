@@ -49,7 +49,7 @@ def parse_table_dump(
     [('https://pytorch.org/blog/hello/', 'Hello', 'First line\\nsecond', ('dump.txt', 5))]
     """
     report = _report(report)
-    return assemble_posts(parse_table_rows(lines, file, report), report)
+    return assemble_posts(parse_table_rows(lines, file, report), report, markup="flat")
 
 def parse_table_rows(
     lines: str | Iterable[str], file: str = "<table>", report: SkipReport | None = None
