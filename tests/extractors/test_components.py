@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ptkg.extractors.components import EntityFinder
+from ptkg.extractors.entities import EntityFinder
 from ptkg.extractors.patterns import ENTITY_PATTERNS, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import level

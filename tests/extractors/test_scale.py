@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from ptkg.extractors import components, extract, pipeline
+from ptkg.extractors import entities, extract, pipeline, relations
 from ptkg.extractors.pipeline import extract_posts, load_nlp, split_text
 from ptkg.readers import read_posts
 
@@ -116,19 +116,19 @@ def test_doc_index_answers_as_the_scans(request, corpus_posts, model):
     post = next(p for p in corpus_posts if "1.8" in p.title and "released" in p.url)
     doc = nlp(pipeline.mask_markup(post.text))
     entities = list(doc.spans["ptkg"])
-    index = components._DocIndex(doc, entities)
+    index = relations._DocIndex(doc, entities)
     for token in doc:
         span = doc[token.i:token.i + 1]
         sentence = index.sentence(span)
         assert (sentence.start, sentence.end) == (span.sent.start, span.sent.end)
         lead = [t for t in doc[sentence.start:token.i] if not (t.is_punct or t.is_space)]
-        opens = not lead or (len(lead) <= 3 and lead[0].lower_ in components._OPENING_WORDS) \
+        opens = not lead or (len(lead) <= 3 and lead[0].lower_ in relations._OPENING_WORDS) \
             or all(t.pos_ == "ADV" for t in lead)
-        assert components._opens_sentence(span, sentence) == opens
+        assert relations._opens_sentence(span, sentence) == opens
     for sentence in doc.sents:
         assert index.inside(sentence) == [e for e in entities if sentence.start <= e.start
                                           and e.end <= sentence.end]
-    assert index.breaks == [t.i for t in doc if t.lower_ in components._CLAUSE_BREAKS]
+    assert index.breaks == [t.i for t in doc if t.lower_ in relations._CLAUSE_BREAKS]
     assert index.commas == [t.i for t in doc if t.text == ","]
     assert index.subjects == [t.i for t in doc if t.dep_ in ("nsubj", "nsubjpass")]
     ranges = random.Random(10)
@@ -151,9 +151,9 @@ def test_span_containment_answers_as_the_scans(blank_nlp, seed):
     for _ in range(25):
         start = draw.randrange(59)
         spans.append(doc[start:draw.randrange(start + 1, min(60, start + 6) + 1)])
-    disjoint = components._select((0, s) for s in spans)
+    disjoint = entities._select((0, s) for s in spans)
     for outer in (sorted(spans, key=lambda s: (s.start, s.end)), disjoint):
-        within, holding = components._within(outer), extract._holders(outer)
+        within, holding = entities._within(outer), extract._holders(outer)
         for inner in spans:
             holders = [s for s in outer if s.start <= inner.start and inner.end <= s.end]
             assert within(inner) == bool(holders)

@@ -1,0 +1,446 @@
+"""The relation finder: relations between the entities of one sentence, around trigger phrases.
+
+:class:`RelationFinder` (the ``ptkg_relations`` component) runs the trigger rules of
+``patterns/relations.jsonl`` (:mod:`ptkg.extractors.rules`) and the side-by-side names
+("PyTorch/XLA FSDP", "Microsoft DeepSpeed"), and writes ``doc._.ptkg_relations``:
+:class:`Relation` records naming the rule that fired. A per-doc :class:`_DocIndex` answers
+what each trigger needs (its sentence, the sentence's entities, clause breaks, subjects) in
+logarithmic time, so a long post costs time in proportion to its length.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy
+import srsly
+from spacy.attrs import DEP, LOWER, ORTH, SENT_START
+from spacy.language import Language
+from spacy.matcher import Matcher
+from spacy.strings import get_string_id
+from spacy.tokens import Doc, Span, Token
+
+from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation read from one sentence; ``source`` is None when the sentence leaves it implied."""
+
+    type: str
+    source: Span | None
+    target: Span
+    rule: str
+    sentence: Span
+    implied_source: bool = True  # may the post's section or release stand in for a None source
+    anaphor: bool = False  # the source is the sentence's subject "it" or "the project"
+
+
+class _DocIndex:
+    """What reading a trigger asks of its doc, found once per doc: the sentences, the
+    entities of each, and where clause breaks, commas and subjects stand.
+
+    ``Span.sent`` walks the tokens out to the sentence's edges, and reading a trigger scanned
+    every entity of the post and every token back to its sentence's start: a long post took
+    time quadratic in its length. Each answer here is the one those scans gave.
+    """
+
+    def __init__(self, doc: Doc, entities: list[Span]):
+        self.doc = doc
+        self.entities = entities
+        # Sentence hooks (none in ptkg's pipelines) or no boundaries: ask ``Span.sent``.
+        self._plain = not ("sent" in doc.user_span_hooks or "sents" in doc.user_hooks) \
+            and doc.has_annotation("SENT_START")
+        self.starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
+        self.breaks = _positions(doc, LOWER, _CLAUSE_BREAKS)
+        self.commas = _positions(doc, ORTH, {","})
+        self.subjects = _positions(doc, DEP, {"nsubj", "nsubjpass"})
+        in_order = all(a.start <= b.start for a, b in zip(entities, entities[1:], strict=False))
+        self._entity_starts = [e.start for e in entities] if in_order else None
+        self._text: str | None = None
+        self._sentences: dict[int, Span] = {}
+        self._inside: dict[int, list[Span]] = {}
+        self._covered: dict[int, set[int]] = {}
+        self._future: dict[int, bool] = {}
+
+    def sentence(self, span: Span) -> Span:
+        """``span.sent``: the sentence that holds the span's first token."""
+        if not self._plain:
+            return span.sent
+        k = bisect.bisect_right(self.starts, span.start) - 1
+        start = self.starts[k] if k >= 0 else 0
+        if start not in self._sentences:
+            end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.doc)
+            self._sentences[start] = self.doc[start:end]
+        return self._sentences[start]
+
+    def inside(self, sentence: Span) -> list[Span]:
+        """The entities within ``sentence``, in the order of the doc's entities."""
+        if sentence.start not in self._inside:
+            entities = self.entities
+            if self._entity_starts is not None:
+                lo = bisect.bisect_left(self._entity_starts, sentence.start)
+                hi = bisect.bisect_right(self._entity_starts, sentence.end)
+                entities = entities[lo:hi]
+            self._inside[sentence.start] = [e for e in entities if sentence.start <= e.start
+                                            and e.end <= sentence.end]
+        return self._inside[sentence.start]
+
+    def covered(self, sentence: Span) -> set[int]:
+        """The tokens of the entities within ``sentence``."""
+        if sentence.start not in self._covered:
+            self._covered[sentence.start] = {i for e in self.inside(sentence)
+                                             for i in range(e.start, e.end)}
+        return self._covered[sentence.start]
+
+    def future(self, sentence: Span) -> bool:
+        """Whether ``sentence`` speaks of a plan ("will be available")."""
+        if sentence.start not in self._future:
+            self._future[sentence.start] = bool(
+                _FUTURE.search(self.text(sentence.start, sentence.end)))
+        return self._future[sentence.start]
+
+    def text(self, start: int, end: int) -> str:
+        """``doc[start:end].text``, cut from the doc's text (read once)."""
+        if end <= start:
+            return ""
+        if self._text is None:
+            self._text = self.doc.text
+        last = self.doc[end - 1]
+        return self._text[self.doc[start].idx:last.idx + len(last.text)]
+
+    @staticmethod
+    def first(positions: list[int], start: int, end: int) -> int | None:
+        """The first of the sorted ``positions`` in ``[start, end)``."""
+        k = bisect.bisect_left(positions, start)
+        return positions[k] if k < len(positions) and positions[k] < end else None
+
+    @staticmethod
+    def last(positions: list[int], start: int, end: int) -> int | None:
+        """The last of the sorted ``positions`` in ``[start, end)``."""
+        k = bisect.bisect_left(positions, end) - 1
+        return positions[k] if k >= 0 and positions[k] >= start else None
+
+
+def _positions(doc: Doc, attr: int, values: set[str]) -> list[int]:
+    """The indices of the tokens whose ``attr`` is one of ``values``, in order."""
+    ids = numpy.array([get_string_id(value) for value in values], dtype="uint64")
+    return numpy.flatnonzero(numpy.isin(doc.to_array(attr), ids)).tolist()
+
+
+class RelationFinder:
+    """Read relations between the entities of a sentence around trigger phrases."""
+
+    def __init__(self, nlp: Language, name: str = "ptkg_relations"):
+        self.nlp = nlp
+        self.name = name
+        self.rules: dict[str, TriggerRule] = {}
+        self.matcher = Matcher(nlp.vocab, validate=True)
+        if not Doc.has_extension("ptkg_relations"):
+            Doc.set_extension("ptkg_relations", default=None)
+
+    def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
+                   patterns: Iterable[dict | TriggerRule] | None = None) -> None:
+        """Load trigger rules (default: the packaged ``relations.jsonl``, validated)."""
+        self.add_patterns(read_rules() if patterns is None else patterns)
+
+    def add_patterns(self, patterns: Iterable[dict | TriggerRule]) -> None:
+        """Add trigger rules: :class:`TriggerRule` records, or dicts in the file's shape."""
+        for number, record in enumerate(patterns, 1):
+            rule = record if isinstance(record, TriggerRule) else \
+                parse_rule(record, f"rule {number}")
+            self.rules[rule.id] = rule
+            self.matcher.add(rule.id, [list(rule.pattern)])
+
+    def __call__(self, doc: Doc) -> Doc:
+        entities = list(doc.spans.get("ptkg", []))
+        starts, ends = {e.start for e in entities}, {e.end for e in entities}
+        index = _DocIndex(doc, entities)
+        found = []
+        for match_id, start, end in self.matcher(doc):
+            rule = self.rules[self.nlp.vocab.strings[match_id]]
+            if rule.adjacent and end not in starts and not (rule.may_precede and start in ends):
+                continue  # the common case of "in", "of": no name next to the trigger
+            if _states(rule, doc[start:end], index):
+                found.extend(self._read(rule, doc[start:end], index))
+        found.extend(_compounds(doc, entities, index))
+        doc._.ptkg_relations = found
+        return doc
+
+    def _read(self, rule: TriggerRule, trigger: Span, index: _DocIndex) -> Iterator[Relation]:
+        sentence = index.sentence(trigger)
+        inside, covered = index.inside(sentence), index.covered(sentence)
+        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)]
+        if rule.max_gap is not None:
+            sources = [e for e in sources if 0 <= trigger.start - e.end <= rule.max_gap]
+        clause_end = _clause_end(trigger, index)
+        chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
+                          clause_end, inside)
+        clause_start = sentence.start
+        if _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z is the source
+            comma = index.first(index.commas, trigger.end, sentence.end)
+            comma = sentence.end if comma is None else comma
+            clause_start = comma
+            chosen = [e for e in chosen if e.end <= comma]
+            rule = replace(rule, side="after")
+            sources = [e for e in sources if e.start > comma]
+        clause = trigger.doc[clause_start:clause_end]
+        for target in chosen:
+            candidates = [s for s in sources if s is not target and s.id_ != target.id_]
+            found, anaphor = _sources(rule, trigger, candidates, clause, index)
+            for source in found:
+                yield Relation(rule.label, source, target, rule.id, sentence,
+                               rule.implied != "none", anaphor)
+
+    def to_disk(self, path, *, exclude=()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_jsonl(path / "patterns.jsonl", [r.to_dict() for r in self.rules.values()])
+
+    def from_disk(self, path, *, exclude=()) -> RelationFinder:
+        self.add_patterns(read_rules(Path(path) / "patterns.jsonl"))
+        return self
+
+
+_FUTURE = re.compile(r"\b(will be available|in the coming (?:months|weeks)|in a future release|"
+                     r"we plan to|planned for|will be integrated|will support)\b", re.I)
+
+
+_NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
+
+
+# "Until now, PyTorch training on Mac only leveraged the CPU, but ...": what no longer holds.
+_PAST_LEAD = re.compile(r"^\W*(until now|previously|so far|in the past)\b", re.I)
+
+
+def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
+    """Whether the trigger states its relation: not a plan, a negation or a past now over.
+
+    A rule's ``not_after`` lists words that, right before the trigger, change its sense
+    ("as part of PyTorch's goal" is not a component).
+    """
+    doc, sentence = trigger.doc, index.sentence(trigger)
+    before = doc[max(sentence.start, trigger.start - 3):trigger.start]
+    if index.future(sentence) or any(t.lower_ in _NEGATIONS for t in before):
+        return False
+    if trigger.start > sentence.start and \
+            doc[trigger.start - 1].lower_ in rule.not_after:
+        return False
+    last_break = index.last(index.breaks, sentence.start, trigger.start)
+    clause_start = sentence.start if last_break is None else last_break + 1
+    return not _PAST_LEAD.match(index.text(clause_start, trigger.start))
+
+
+_CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
+
+
+def _clause_end(trigger: Span, index: _DocIndex) -> int:
+    """Token index where the clause that holds the trigger ends."""
+    sentence = index.sentence(trigger)
+    found = index.first(index.breaks, trigger.end, sentence.end)
+    return sentence.end if found is None else found
+
+
+_CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
+
+
+_LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
+
+
+def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
+    """The targets a trigger governs: the first within ``lead`` words, and those listed with it.
+
+    "support for CPU, CUDA and ROCm" lists three; in "modeled after NumPy's np.linalg module,
+    brings NumPy-style support" the second NumPy is not listed. An owner stands for what it owns:
+    in "NumPy's np.fft" the target is np.fft.
+    """
+    doc = trigger.doc
+    right = [e for e in targets if e.start >= trigger.end]
+    if not right or right[0].start - trigger.end > lead:
+        return []
+    chosen = []
+    for target in right:
+        if chosen and not _glue(doc[chosen[-1].end:target.start]):
+            break
+        chosen.append(target)
+    owned = dict.fromkeys(_owned(target, inside) for target in chosen)
+    return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
+
+
+def _glue(gap: Span) -> bool:
+    """Whether the words between two names list them.
+
+    ", ", " and ", "and through the managed", "or GPU using CUDA": not "module, brings".
+    """
+    words = [t for t in gap if not t.is_space]
+    other = [t for t in words if t.lower_ not in _LIST_GLUE]
+    return not other or (len(other) <= 3 and any(t.lower_ in _CONJUNCTIONS for t in words)
+                         and not any(t.pos_ in ("VERB", "AUX") and t.dep_ != "amod"
+                                     for t in other))
+
+
+def _owned(target: Span, inside: list[Span]) -> Span:
+    """What a library or feature named as an owner owns, else the target.
+
+    "PyTorch's newly introduced CrossEntropyLoss" and "PyTorch dispatch mechanism" name the
+    feature, not PyTorch.
+    """
+    after = next((e for e in inside if e.start >= target.end), None)  # in the sentence
+    if after is None or {target.label_, after.label_} - {"Library", "Feature"}:
+        return target
+    return after if _owner_of(target, after) else target
+
+
+def _owner_of(owner: Span, owned: Span) -> bool:
+    """Whether ``owner`` names what ``owned`` belongs to: "PyTorch/XLA FSDP", "PyTorch's new X".
+
+    Only modifiers may stand between them, on one line: not "Meta's engineers adopted X".
+    """
+    gap = owner.doc[owner.end:owned.start]
+    words = [t for t in gap if not t.is_space]
+    if "\n" in gap.text or len(words) > 3:
+        return False
+    if words and words[0].text in ("'s", "’s"):
+        words = words[1:]
+    elif words:
+        return False
+    return all(t.pos_ in ("ADJ", "ADV", "") or (t.pos_ == "VERB" and t.dep_ == "amod")
+               for t in words) and all(t.is_lower for t in words)
+
+
+def _opens_sentence(trigger: Span, sentence: Span) -> bool:
+    """Whether the trigger stands in the sentence's opening phrase.
+
+    "Based on X, Y ...", "Heavily inspired by X, Y ..." or "Through the joint collaboration
+    of A and B, X ...". The words before the trigger are read only as far as that is decided.
+    """
+    count, first, adverbs = 0, None, True
+    for t in trigger.doc[sentence.start:trigger.start]:
+        if t.is_punct or t.is_space:
+            continue
+        count, first = count + 1, t if first is None else first
+        adverbs = adverbs and t.pos_ == "ADV"
+        if count > 3 and not adverbs:
+            return False
+    return count == 0 or (count <= 3 and first.lower_ in _OPENING_WORDS) or adverbs
+
+
+_OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
+
+
+def _subject(spans: list[Span]) -> Span | None:
+    """The candidate the parser made a subject of the sentence, if any."""
+    return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
+
+
+def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: int,
+             inside: list[Span]) -> list[Span]:
+    """The targets a trigger governs, by where the rule says they stand (``targets``)."""
+    if rule.targets == "before":  # "acknowledge X, Y and Z as influences"
+        return [e for e in targets if e.end <= trigger.start]
+    lead = 0 if rule.adjacent else MAX_LEAD
+    right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
+    if right or not rule.may_precede:
+        return right
+    left = [e for e in targets if e.end <= trigger.start
+            and (not rule.adjacent or e.end == trigger.start)]
+    return left[-1:]
+
+
+def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: Span,
+             index: _DocIndex) -> tuple[list[Span | None], bool]:
+    """The sources of a relation and whether the source refers back ("it", "the project").
+
+    None stands for a source the sentence leaves to the post (its section or release).
+    """
+    if rule.choose == "listed_after":  # "PyTorch components such as ATen or c10d"
+        return [s for s in candidates if trigger.end <= s.start and s.end <= clause.end], False
+    within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
+    if rule.choose == "in_trigger" and within:  # "upstreamed torch.compile into PyTorch/XLA"
+        return within[-1:], False
+    subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
+    if subject is not None:
+        return [subject], False
+    if _refers_back(clause, trigger, candidates, index) or (
+            rule.implied == "refers_back" and not candidates):
+        return [None], True
+    if rule.choose == "subject_only":
+        return [], False  # "engineers from NVIDIA helped": with whom is not said
+    source = _nearest(trigger, candidates, rule.side == "after")
+    if source is None and rule.implied == "not_people" and _personal_subject(clause, index):
+        return [], False  # "We use X": the authors do, not the post's feature
+    return [source], False
+
+
+def _modifier(span: Span, covered: set[int]) -> bool:
+    """Whether a name only modifies a common noun: "PyTorch training", "the PyTorch team".
+
+    ``covered`` holds the tokens of the sentence's entities.
+    """
+    root = span.root
+    return root.dep_ == "compound" and span.label_ == "Library" and root.head.i not in covered
+
+
+_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
+
+
+_PEOPLE = {"we", "you", "i", "they", "users"}
+
+
+def _first_subject(clause: Span, index: _DocIndex) -> Token | None:
+    found = index.first(index.subjects, clause.start, clause.end)
+    return None if found is None else clause.doc[found]
+
+
+def _personal_subject(clause: Span, index: _DocIndex) -> bool:
+    subject = _first_subject(clause, index)
+    return subject is not None and subject.lower_ in _PEOPLE
+
+
+def _refers_back(clause: Span, trigger: Span, candidates: list[Span],
+                 index: _DocIndex) -> bool:
+    """Whether the source is the clause's subject "it", "this feature" or "the project".
+
+    Not when a name stands between that subject and the trigger: in "It brings TorchData,
+    which is built on TorchVision", TorchData is built on TorchVision.
+    """
+    subject = _first_subject(clause, index)
+    if subject is None or any(subject.i < s.start and s.end <= trigger.start
+                              for s in candidates):
+        return False
+    lefts = [t.lower_ for t in subject.lefts]
+    return subject.lower_ == "it" or (subject.lower_ in _ANAPHOR_NOUNS
+                                      and lefts in (["this"], ["the"]))
+
+
+def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
+    """The source closest before the trigger.
+
+    With ``after`` (rules like "as a backend for X") the source after the trigger comes first.
+    """
+    before = [s for s in spans if s.end <= trigger.start]
+    later = [s for s in spans if s.start >= trigger.end]
+    if after and later:
+        return later[0]
+    return before[-1] if before else None
+
+
+def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Relation]:
+    """Names side by side.
+
+    ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
+    ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it.
+    """
+    for left, right in zip(entities, entities[1:], strict=False):
+        if not _owner_of(left, right):
+            continue
+        if left.label_ == "Library" and right.label_ == "Feature":
+            yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
+                           index.sentence(left))
+        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature"):
+            yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
+                           index.sentence(left))
