@@ -1,4 +1,5 @@
-"""Benchmark: the whole-corpus graph page (and its timeline) opened in headless Chromium.
+"""Benchmark: the whole-corpus graph page, a focused page, the timeline and the matrix, opened
+in headless Chromium.
 
 Run from the repo root (Debian's ``chromium`` and the ``test`` extra's playwright needed)::
 
@@ -10,8 +11,9 @@ middle of the first lane's dots).
 
 1. The graph of ``../shared/corpus/pytorch_blog.jsonl`` (or ``--corpus``) is built with the
    blank model (rule components alone; no cache), unless ``--graph`` gives one.
-2. ``ptkg.render.render_graph`` and ``render_timeline`` write the two pages (timed: layout,
-   JSON and template, file write).
+2. ``ptkg.render.render_graph`` (the whole graph, and ``--focus torch.compile --depth 2``),
+   ``render_timeline`` and ``render_matrix`` write the pages (timed: layout, JSON and template,
+   file write).
 3. Each page is opened ``--runs`` times in headless Chromium from ``file://``, a fresh browser
    context each time, offline, every non-``file://`` request aborted, with the flags of
    ``tests/browser``. Measured:
@@ -22,7 +24,9 @@ middle of the first lane's dots).
      building the network and drawing it;
    - **wall**: from ``page.goto`` to the page's ready mark, as the test harness sees it;
    - **search → panel**: a name put in the search box and Enter pressed (in the page) until
-     the evidence panel shows it and the network has drawn the jump: the page is interactive.
+     the evidence panel shows it and the network has drawn the jump: the page is interactive;
+   - **labels** (graph pages): labels drawn at the opening zoom, pairs of label boxes that
+     overlap, and the labels' size on screen in px (as ``tests/browser/test_views.py``).
 
 Medians and ranges are printed, with the node and edge counts, the file sizes, the load
 average and whether the 5 s target is met. A benchmark, not a test: it never fails on timings.
@@ -47,6 +51,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 VIEWPORT = {"width": 1400, "height": 900}
 TARGET_MS = 5000
 SEARCH = "PyTorch 2.0"
+FOCUS = "torch.compile"
 
 
 #: Put a name in the search box and press Enter, in the page; ms until the panel shows it and
@@ -76,6 +81,27 @@ SCROLL_JS = """() => {
 }"""
 
 
+#: The label figures of a graph page, as tests/browser/test_views.py measures them.
+LABELS_JS = """() => {
+  const net = ptkg.network, boxes = [];
+  let undrawn = 0;
+  for (const id of Object.keys(net.body.nodes)) {
+    const label = net.body.nodes[id].labelModule;
+    if (!label.visible()) { undrawn += 1; continue; }
+    const s = label.size;
+    boxes.push([s.left, s.top, s.left + s.width, s.top + s.height]);
+  }
+  let overlapping = 0;
+  const tolerance = 0.5 / net.getScale();
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const p = boxes[i], q = boxes[j];
+    if (Math.min(p[2], q[2]) - Math.max(p[0], q[0]) > tolerance
+        && Math.min(p[3], q[3]) - Math.max(p[1], q[1]) > tolerance) overlapping += 1;
+  }
+  return {labels: boxes.length, undrawn, overlapping, fontPx: 13 * net.getScale()};
+}"""
+
+
 def open_once(browser, path: Path, *, search: str | None, screenshot: Path | None) -> dict:
     """Open ``path`` in a fresh offline context; the page's figures for this run."""
     context = browser.new_context(viewport=VIEWPORT, offline=True)
@@ -92,6 +118,8 @@ def open_once(browser, path: Path, *, search: str | None, screenshot: Path | Non
     wall = (time.perf_counter() - started) * 1000
     figures = {"ready": page.evaluate("window.ptkgReadyAt"), "wall": wall,
                "requests": len(requests), "errors": errors}
+    if page.evaluate("Boolean(window.ptkg && window.ptkg.network)"):
+        figures["labels"] = page.evaluate(LABELS_JS)
     if search and screenshot:
         page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}-overview.png")))
     if search:
@@ -121,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from ptkg.build import build
     from ptkg.graph import read_graph
-    from ptkg.render import PHYSICS_NODE_LIMIT, render_graph, render_timeline
+    from ptkg.render import render_graph, render_matrix, render_timeline
 
     out = args.out or Path(tempfile.mkdtemp(prefix="ptkg-bench-render-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -138,18 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     graph = read_graph(graph_path)
 
     pages = {}
-    started = time.perf_counter()
-    summary = render_graph(graph, out / "graph.html")
-    pages["graph"] = (summary, time.perf_counter() - started)
-    started = time.perf_counter()
-    pages["timeline"] = (render_timeline(graph, out / "timeline.html"),
-                         time.perf_counter() - started)
+    for name, render in [
+            ("graph", lambda: render_graph(graph, out / "graph.html")),
+            ("focus", lambda: render_graph(graph, out / "focus.html", focus=FOCUS, depth=2)),
+            ("timeline", lambda: render_timeline(graph, out / "timeline.html")),
+            ("matrix", lambda: render_matrix(graph, out / "matrix.html"))]:
+        started = time.perf_counter()
+        pages[name] = (render(), time.perf_counter() - started)
 
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"{os.cpu_count()} CPUs; runs: {args.runs}")
-    print(f"graph: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges "
-          f"(physics threshold {PHYSICS_NODE_LIMIT} nodes: "
-          f"{'on' if pages['graph'][0].physics else 'off'})")
+    print(f"graph: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                              headless=True)
@@ -163,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 if shot:
                     shot.parent.mkdir(parents=True, exist_ok=True)
                 runs.append(open_once(browser, summary.path,
-                                      search=SEARCH if name == "graph" else None,
+                                      search=SEARCH if name in ("graph", "focus") else None,
                                       screenshot=shot))
             results[name] = runs
             counts = ", ".join(f"{v} {k}" for k, v in summary.counts.items())
@@ -172,8 +199,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  render (Python)     {render_seconds * 1000:7.0f} ms")
             print(f"  first stable frame  {summarize([r['ready'] for r in runs])}")
             print(f"  wall (goto → ready) {summarize([r['wall'] for r in runs])}")
-            if name == "graph":
+            if name in ("graph", "focus"):
                 print(f"  search → panel      {summarize([r['search'] for r in runs])}")
+                labels = runs[0]["labels"]
+                print(f"  labels              {labels['labels']} drawn, {labels['undrawn']} "
+                      f"not drawn (zoom in), {labels['overlapping']} overlapping pairs, "
+                      f"{labels['fontPx']:.1f} px on screen")
             print(f"  requests            {sorted({r['requests'] for r in runs})} "
                   "(1 = the page itself)")
             errors = sorted({e for r in runs for e in r["errors"]})

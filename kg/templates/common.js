@@ -138,9 +138,30 @@ const ptkgCommon = (() => {
       return rows.length ? el("table", {}, el("tbody", {}, ...rows)) : null;
     }
 
+    /* Each sentence, with a link to it in its post (the URL with a #:~:text= fragment). */
     evidence(edge) {
-      return edge.evidence.map(([url, sentence]) => el("div", {className: "evidence"},
-        sentence, link(url, this.data.posts[url] || url)));
+      return edge.evidence.map(([url, sentence, href]) => el("div", {className: "evidence"},
+        sentence, link(href || url, this.data.posts[url] || url)));
+    }
+
+    /* Several edges in one panel: a matrix cell (what one release said of one feature). */
+    showEdges(title, subtitle, indices, extra) {
+      const parts = [el("h2", {}, title)];
+      if (subtitle) parts.push(el("p", {}, subtitle));
+      for (const j of indices) {
+        const edge = this.data.edges[j];
+        const head = el("div", {className: "relation-head"}, this.jump(edge.from), " → ",
+                        edge.type, this.stability(edge.props.stability), " → ",
+                        this.jump(edge.to));
+        const stated = edge.props.stated
+          ? el("div", {className: "note"}, `stated as: ${formatValue(edge.props.stated)}`) : null;
+        const sentences = edge.evidence.length ? this.evidence(edge)
+          : [el("p", {className: "note"}, "Derived from other relations: no sentence.")];
+        parts.push(el("div", {className: "relation", dataset: {edge: String(j)}}, head, stated,
+                      ...sentences));
+      }
+      if (extra) parts.push(...extra);
+      this.open("cell", indices.join(","), parts.filter(Boolean));
     }
 
     stability(value) {
@@ -207,11 +228,25 @@ const ptkgCommon = (() => {
     }
   }
 
+  /* A row that looks like extraction noise: the reasons, and a line to paste in a report. */
+  function suspectReport(node, reasons, where) {
+    const line = `ptkg: suspect ${node.label} ${JSON.stringify(node.name)} (${reasons.join(", ")})`
+      + (where ? ` in ${where}` : "");
+    const box = el("textarea", {className: "report-line", readOnly: true, rows: 3,
+                                value: line, ariaLabel: "A line to paste in a report"});
+    box.addEventListener("focus", () => box.select());
+    return [el("h3", {}, "Looks like noise"),
+            el("p", {className: "note"}, `Flagged: ${reasons.join(", ")}. If it is not a real `
+               + "feature, report it with this line (or reject it in the project's curation "
+               + "file):"), box];
+  }
+
   function markReady() {
     if (document.body.dataset.ready === "true") return;
     window.ptkgReadyAt = performance.now();
     document.body.dataset.ready = "true";
   }
 
-  return {readData, el, svg, link, safeUrl, shapeIcon, lineIcon, stabilityKey, Panel, markReady};
+  return {readData, el, svg, link, safeUrl, shapeIcon, lineIcon, stabilityKey, Panel, markReady,
+          suspectReport, formatValue};
 })();

@@ -9,7 +9,18 @@ Every page is opened from a ``file://`` URL with the network cut three ways: the
 offline, every request that is not ``file://`` is aborted by a route, and Chromium resolves no
 host name. :class:`PageRun` records every request, console error, page error and dialog, and
 :meth:`PageRun.assert_clean` asserts that the page made one request (itself) and nothing else
-went wrong. Screenshots go to ``tests/artifacts/`` (git-ignored).
+went wrong. Screenshots go to ``tests/artifacts/`` (git-ignored); :meth:`PageRun.doc_screenshot`
+also writes the README's screenshots to ``docs/`` when ``PTKG_DOCS_SCREENSHOTS=1``::
+
+    PTKG_DOCS_SCREENSHOTS=1 .venv/bin/pytest -q -p no:cacheprovider tests/browser -k docs
+
+``corpus_graph_file`` is the graph of the development corpus (``tests/data/corpus/
+pytorch_blog.jsonl``, 66 posts), built once per session with the blank model (about 10 s), for
+the tests that measure the pages at the size a user sees; ``PTKG_CORPUS_GRAPH=PATH`` uses a
+graph built beforehand instead (the README's screenshots use the English model's)::
+
+    ptkg build tests/data/corpus/pytorch_blog.jsonl --graph /tmp/corpus.json --jobs 2
+    PTKG_CORPUS_GRAPH=/tmp/corpus.json PTKG_DOCS_SCREENSHOTS=1 .venv/bin/pytest tests/browser
 """
 
 from __future__ import annotations
@@ -27,6 +38,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus" / "pytorch_blog.jsonl"
 VIEWPORT = {"width": 1400, "height": 900}
 
 
@@ -70,6 +83,14 @@ class PageRun:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
         self.page.screenshot(path=str(path))
+        return path
+
+    def doc_screenshot(self, name: str) -> Path:
+        """A screenshot for the README: ``tests/artifacts/NAME.png``, and ``docs/NAME.png``
+        when ``PTKG_DOCS_SCREENSHOTS=1``."""
+        path = self.screenshot(name)
+        if os.environ.get("PTKG_DOCS_SCREENSHOTS") == "1":
+            (DOCS / path.name).write_bytes(path.read_bytes())
         return path
 
     def assert_clean(self) -> None:
@@ -118,3 +139,18 @@ def open_page(browser):
     yield open_
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def corpus_graph_file(tmp_path_factory) -> Path:
+    """The development corpus's graph, built once with the blank model (rules alone); or the
+    graph file ``PTKG_CORPUS_GRAPH`` names (one ``ptkg build`` made, e.g. with the English
+    model for the README's screenshots)."""
+    from ptkg.build import build
+
+    given = os.environ.get("PTKG_CORPUS_GRAPH")
+    if given:
+        return Path(given)
+    path = tmp_path_factory.mktemp("corpus") / "corpus.json"
+    build([CORPUS], path, model="blank", cache=False)
+    return path

@@ -11,7 +11,7 @@ import pytest
 
 from ptkg.build import build
 from ptkg.graph import node_id, read_graph, write_graph
-from ptkg.render import PHYSICS_NODE_LIMIT, render_graph
+from ptkg.render import LABEL_NODE_LIMIT, evidence_url, render_graph
 
 pytestmark = pytest.mark.browser
 
@@ -97,7 +97,9 @@ def test_graph_page_click_on_node_shows_evidence(open_page, graph_page, handmade
     edge = handmade_graph.edges[release, node_id("Feature", "torch.fx"), "INTRODUCES"]
     evidence = panel.locator(".evidence", has_text=edge["evidence"][0])
     assert evidence.count() >= 1
-    assert evidence.first.locator("a").get_attribute("href") == URL_18
+    assert evidence.first.locator("a").get_attribute("href") == evidence_url(
+        URL_18, edge["evidence"][0])
+    assert evidence.first.locator("a").get_attribute("href").startswith(URL_18 + "#:~:text=")
     assert evidence.first.locator("a").get_attribute("rel") == "noopener noreferrer"
     run.screenshot("graph-node-panel")
     run.assert_clean()
@@ -125,7 +127,8 @@ def test_graph_page_click_on_edge_shows_evidence(open_page, graph_page, handmade
     assert panel.locator("h2").inner_text() == "INTRODUCES [Beta]"
     data = handmade_graph.edges[start, end, "INTRODUCES"]
     assert panel.locator(".evidence").all_inner_texts()[0].startswith(data["evidence"][0])
-    assert panel.locator(".evidence a").first.get_attribute("href") == data["sources"][0]
+    assert panel.locator(".evidence a").first.get_attribute("href") == evidence_url(
+        data["sources"][0], data["evidence"][0])
     run.screenshot("graph-edge-panel")
     run.assert_clean()
 
@@ -137,6 +140,7 @@ def test_graph_page_filters_hide_what_they_should(open_page, graph_page, handmad
     run = open_page(graph_page)
     graph = handmade_graph
     all_edges = {(u, k, v) for u, v, k in graph.edges(keys=True)}
+    release = None
     if kind == "label":
         run.page.locator(f"#label-filters input[value='{value}']").uncheck()
         nodes = {n for n, d in graph.nodes(data=True) if d["label"] != value}
@@ -150,10 +154,15 @@ def test_graph_page_filters_hide_what_they_should(open_page, graph_page, handmad
         release = node_id("Release", value)
         nodes = {release, *graph.predecessors(release), *graph.successors(release)}
         edges = {(u, k, v) for u, k, v in all_edges if u in nodes and v in nodes}
+    # the nodes the filter leaves without an edge (that had one) go too
+    linked = {n for u, _, v in edges for n in (u, v)}
+    orphans = {n for n in nodes if n not in linked and n != release and graph.degree(n)}
+    nodes -= orphans
     assert len(nodes) < graph.number_of_nodes() or len(edges) < len(all_edges)
     assert visible(run) == (nodes, edges)
     counts = run.page.locator("#counts").inner_text()
-    assert counts.endswith(f"(showing {len(nodes)} · {len(edges)})")
+    hidden = f"; {len(orphans)} left without edges hidden" if orphans else ""
+    assert counts.endswith(f"(showing {len(nodes)} · {len(edges)}{hidden})")
     run.screenshot(f"graph-filter-{kind}")
     run.page.click("#reset")
     assert visible(run) == (set(graph), all_edges)
@@ -212,8 +221,8 @@ def test_graph_page_empty_says_so(open_page, tmp_path, options, message):
 
 
 def test_graph_page_big_graph_starts_still(open_page, tmp_path):
-    """Above the threshold the page draws the precomputed positions, physics off, and says so."""
-    n = PHYSICS_NODE_LIMIT + 100
+    """A big page draws the precomputed positions, physics off, and says labels need a zoom."""
+    n = 400
     graph = nx.MultiDiGraph()
     for i in range(n):
         graph.add_node(f"Feature:f{i}", label="Feature", name=f"f{i}", mentions=i % 7,
@@ -223,8 +232,10 @@ def test_graph_page_big_graph_starts_still(open_page, tmp_path):
     path = tmp_path / "big.html"
     assert render_graph(graph, path).physics is False
     run = open_page(path)
+    assert n > LABEL_NODE_LIMIT
     assert not run.page.is_checked("#physics")
-    assert run.page.locator("#notice").inner_text().startswith(f"{n} nodes: physics is off")
+    assert run.page.locator("#notice").inner_text().startswith(
+        f"{n} nodes: labels show when you zoom in")
     run.page.wait_for_timeout(300)
     moved = run.evaluate("""() => { const p = ptkg.network.getPositions();
         return ptkg.data.nodes.filter((n, i) => p[i].x !== n.x || p[i].y !== n.y).length; }""")

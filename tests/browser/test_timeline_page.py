@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from ptkg.graph import node_id, read_graph
-from ptkg.render import render_timeline
+from ptkg.render import evidence_url, render_timeline
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,8 @@ def test_timeline_page_click_on_dot_shows_evidence(open_page, timeline_page, han
     edge = handmade_graph.edges[start, end, "INTRODUCES"]
     assert panel.locator("h2").inner_text() == f"INTRODUCES [{edge['stability']}]"
     assert panel.locator(".evidence").all_inner_texts()[0].startswith(edge["evidence"][0])
-    assert panel.locator(".evidence a").first.get_attribute("href") == edge["sources"][0]
+    assert panel.locator(".evidence a").first.get_attribute("href") == evidence_url(
+        edge["sources"][0], edge["evidence"][0])
     run.page.locator("text.feature", has_text="torch.fx").first.click()
     assert panel.locator("h2").inner_text() == "torch.fx"
     run.screenshot("timeline-panel")
@@ -96,7 +97,7 @@ def test_timeline_page_feature_across_releases_is_one_line(open_page, tmp_path):
     path = tmp_path / "line.html"
     render_timeline(graph, path)
     run = open_page(path)
-    assert svg_texts(run.page.locator("text.feature")) == [IMG]
+    assert [t.removeprefix("⚑ ") for t in svg_texts(run.page.locator("text.feature"))] == [IMG]
     assert run.page.locator("line.through").count() == 1
     fills = [c.get_attribute("fill") for c in run.page.locator("circle.cell").all()]
     assert fills == ["#e08214", "#1a9850"]
