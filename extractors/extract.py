@@ -13,12 +13,20 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
 from ptkg.extractors import stability
 from ptkg.extractors.rules import CODE_RULES
+from ptkg.extractors.sections import (
+    Context,
+    leaf_headings,
+    only_names_a_kind,
+    section_contexts,
+)
 from ptkg.extractors.text import Line
+from ptkg.names import version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
 
@@ -26,10 +34,14 @@ _ANNOUNCE = re.compile(
     r"\b(announc\w*|releas\w*|availab\w*|introduc\w*|launch\w*|now available|excited)\b", re.I
 )
 # What follows a heading's name: " - This feature ...", ": ahead-of-time compilation ...".
-_DASH_TAIL = r"\s+[-–—]\s+.*$|\s*[-–—]\s*$"
-_HEADING_TAIL = re.compile(r"\s*:\s+.*$|" + _DASH_TAIL)
+# An explanation after a dash is a sentence ("- This feature ...") or runs long; a short
+# capitalized tail is part of the name ("RPC - Asynchronous User Functions").
+_DASH_TAIL = (r"\s+[-–—]\s+(?:(?=[a-z(]|(?i:this|these|it|we|a|an|the|in|with|for)\b)"
+              r"|(?=(?:\S+\s+){5}\S)).*$|\s*[-–—]\s*$")
+_HEADING_TAIL = re.compile(r"\s*:\s+.*$|,\s+(?:a|an|the)\s+.*$|" + _DASH_TAIL)
 _COLON_NAME = re.compile(r":\s*[_*`]*(?P<name>[A-Za-z][\w.]*?)[_*`]*\s*$")
-_HEADING_LEAD = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?")
+_HEADING_LEAD = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*)?(?:(?:introducing|announcing|introduction of)\s+)?", re.I)
 def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                  kinds: dict[str, str], author_doc: Doc | None = None,
                  library_names: dict[str, str] | None = None) -> PostFacts:
@@ -53,7 +65,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts = result.facts
     facts.extend(_announced(post, doc, outline, title_doc))
     sections: dict[int, Section] = {}
-    facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline))
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections,
+                                outline._replace(markup=post.markup)))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
@@ -62,12 +75,12 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     return result
 
 
-@dataclass(frozen=True)
-class Outline:
-    """Where a post's release sections start."""
+class Outline(NamedTuple):
+    """Where a post's release sections start, and how its text is written."""
 
     headings: dict[Line, Span]  # headings that start with a release: "torchaudio 0.5"
     announced: dict[Line, tuple[Span, int]]  # releases announced under their library's heading
+    markup: str = "markdown"
 
 
 def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Span]], Outline]:
@@ -141,18 +154,22 @@ def _entity(span: Span) -> Entity:
 
 
 def _code_fact(rule: str, source: Entity, target: Entity, evidence: Span,
-               stability: str | None = None) -> Fact:
-    """A fact read by one of the :data:`~ptkg.extractors.rules.CODE_RULES`."""
-    return _fact(CODE_RULES[rule].type, source, target, rule, evidence, stability)
+               stability: str | None = None, stated: str | None = None) -> Fact:
+    """A fact read by one of the :data:`~ptkg.extractors.rules.CODE_RULES`.
+
+    ``stability`` is the word that states it ("beta", read into its level at the end);
+    ``stated`` the words the post used, when not the evidence's marker.
+    """
+    return _fact(CODE_RULES[rule].type, source, target, rule, evidence, stability, stated)
 
 
 def _fact(type_: str, source: Entity, target: Entity, rule: str, evidence: Span,
-          stability: str | None = None) -> Fact:
+          stability: str | None = None, stated: str | None = None) -> Fact:
     whole = _span_text(evidence)
     text = whole.strip()
     start = evidence.start_char + (len(whole) - len(whole.lstrip()))
     return Fact(type_, source, target, rule, start, start + len(text), " ".join(text.split()),
-                stability)
+                stability, stated)
 
 
 def _span_text(span: Span) -> str:
@@ -244,11 +261,64 @@ def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
 
 @dataclass(frozen=True)
 class Section:
-    """Where a line stands: the release whose section it is in and the feature it is about."""
+    """Where a line stands: the release whose section it is in, the feature it is about, and
+    the hardware or platform a section of it is about ("### ROCm")."""
 
     release: Entity | None
     feature: Entity | None
+    hardware: Entity | None = None
 
+
+def _marks_no_features(doc: Doc, subject: Entity | None, markup: str) -> bool:
+    """Whether a release post of the 2.8 era states stability per section, not per feature:
+    then each leaf heading or bold lead line of its release sections names a feature."""
+    if markup != "markdown" or subject is None or doc.spans["ptkg_stability"]:
+        return False
+    library, _, version = subject.name.rpartition(" ")
+    return library == CORE_LIBRARY and version_key(version) >= version_key(API_ERA)
+
+
+def _lists_features(context: Context, unmarked: bool, line: Line, text: str,
+                    markup: str) -> bool:
+    """Whether an unmarked leaf heading in ``context`` names a feature.
+
+    In a section that states a stability (``## Beta Features``); in Markdown also in a section
+    that lists changes, or anywhere but deprecations in a post that marks no feature. A
+    heading that names a kind of section ("Performance Improvements") names none. In Markdown
+    a heading is a real one (levels 1-6) or a bold lead line, not a line of raw HTML; short
+    lines of flattened text look like headings too often to read more there.
+    """
+    if context.deprecations or context.none or only_names_a_kind(text):
+        return False
+    if markup == "markdown":
+        return line.level > 0 and (context.word is not None or context.changes or unmarked)
+    return context.word is not None
+
+
+#: The first PyTorch release of the API-Unstable/API-Stable classification (schema.md).
+API_ERA = "2.8"
+
+
+def _hardware_sections(open_sections: list[tuple[int, Entity]], line: Line, text: str,
+                       inside: list[Span], markup: str) -> list[tuple[int, Entity]]:
+    """The hardware sections open after heading ``line``: "### ROCm", "### Apple MPS".
+
+    A heading that names only hardware or platforms opens one; any heading as high ends it.
+    """
+    level = line.level or 0
+    kept = [] if markup == "flat" else [(lvl, hw) for lvl, hw in open_sections if lvl < level]
+    named = [s for s in inside if s.label_ not in ("Hardware", "Platform")]
+    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")]
+    rest = text
+    for span in devices:
+        rest = rest.replace(_span_text(span), " ")
+    if devices and not named and not re.sub(r"[#*_`\W]+|\b(apple|nvidia|amd|intel)\b", "",
+                                             rest, flags=re.I):
+        kept.append((level, _entity(devices[-1])))
+    return kept if line.level != LEAD else open_sections
+
+
+LEAD = 7  # a bold lead line's level (ptkg.extractors.document.LEAD_LEVEL)
 
 def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
               subject: Entity | None,
@@ -260,15 +330,22 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     """
     markers = _group_by_line(lines, doc.spans["ptkg_stability"])
     section_releases, announced = outline.headings, outline.announced
+    contexts = section_contexts(_text(doc), lines, outline.markup)
+    leaves = leaf_headings(lines)
+    unmarked = _marks_no_features(doc, subject, outline.markup)
+    hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
     release, feature, in_docs = subject, None, False
     outer: tuple[Entity | None, int] | None = None  # where a library's announced section ends
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
+        if line.kind == "heading":
+            hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
         if outer is not None and line.kind == "heading" and line.level <= outer[1]:
             release, feature, outer = outer[0], None, None
-        if line in section_releases:
-            release, feature, outer = _entity(section_releases[line]), None, None
+        if line in section_releases:  # in Markdown it ends at the next heading as high
+            ends = (release, line.level) if outline.markup == "markdown" and line.level else None
+            release, feature, outer = _entity(section_releases[line]), None, ends
         elif line in announced:
             outer = (release, announced[line][1])
             release, feature = _entity(announced[line][0]), None
@@ -278,13 +355,19 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         if _DOCS_LIST.search(text):
             in_docs = True
         marker = next(iter(markers[line.start]), None)
+        context = contexts[line.start]
         fact = None
         if marker is not None and release is not None and line.kind != "code" and not in_docs \
                 and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
             fact = _marked_line_fact(doc, line, marker, inside, release)
-            if fact is not None and fact.type == "INTRODUCES":
-                feature = fact.target
-        yield line, Section(release, feature), fact
+        elif line.kind == "heading" and release is not None and line.start in leaves \
+                and line not in section_releases and line not in announced and \
+                _lists_features(context, unmarked, line, text, outline.markup):
+            fact = _unmarked_line_fact(doc, line, inside, release, context)
+        if fact is not None and fact.type == "INTRODUCES":
+            feature = fact.target
+        section_hardware = hardware[-1][1] if hardware else None
+        yield line, Section(release, feature, section_hardware), fact
 
 
 def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
@@ -295,13 +378,73 @@ def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
     return None
 
 
+def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entity,
+                        context: Context) -> Fact | None:
+    """The feature an unmarked leaf heading or bold lead line of a release section names,
+    with the stability of its section (``## API-UNSTABLE Features``), if any."""
+    text = _text(doc)[line.start:line.end]
+    words = " ".join(re.sub(r"[#*_`]+", " ", text).split())
+    if not words or words.endswith(":") or _CAPTION.match(words) or _names_only(text, inside):
+        return None
+    at = doc.char_span(line.start, line.end, alignment_mode="expand")
+    if at is None:
+        return None
+    named = _after_device_prefix(text, line, inside)
+    if named is not inside:  # "ROCm: Expandable segments": the name follows the colon
+        line = Line(line.start + text.index(":") + 1, line.end, line.kind, line.level)
+        text = _text(doc)[line.start:line.end]
+    start = line.start + len(text) - len(text.lstrip(" \t*#-"))
+    token = next((t for t in at if t.idx >= start), None)
+    if token is None:
+        return None
+    empty = Span(doc, token.i, token.i)  # where a marker would stand: none is there
+    feature = _heading_feature(doc, line, empty, named)
+    if feature is None or _generic(feature.name):
+        return None
+    return _code_fact("introduces.section_heading", release, feature, at, context.word,
+                      context.stated)
+
+
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|image|source)\b", re.I)
+
+
+def _names_only(text: str, inside: list[Span]) -> bool:
+    """Whether a heading names libraries, hardware or releases and says nothing else of
+    them ("Introducing TorchData", "CUDA", "torchvision 0.7"): not one feature."""
+    others = [s for s in inside if s.label_ in ("Library", "Hardware", "Platform", "Release")]
+    if not others or any(s.label_ == "Feature" for s in inside):
+        return False
+    rest = text
+    for span in others:
+        rest = rest.replace(_span_text(span), " ")
+    words = re.findall(r"[A-Za-z][\w.+-]*", rest.lower())
+    return all(w in _ANNOUNCING for w in words)
+
+
+_ANNOUNCING = {"introducing", "announcing", "introduction", "of", "the", "a", "an", "new",
+               "welcome", "welcomes", "support", "updates", "update", "and", "on", "for",
+               "apple", "nvidia", "amd", "intel", "library", "libraries", "now", "available"}
+
+
+def _after_device_prefix(text: str, line: Line, inside: list[Span]) -> list[Span]:
+    """The names of a heading, without a hardware prefix before its colon ("ROCm: Expandable
+    segments" names Expandable segments, under "### ROCm")."""
+    colon = text.find(":")
+    if colon < 0:
+        return inside
+    prefix = [s for s in inside if s.start_char < line.start + colon]
+    if prefix and all(s.label_ in ("Hardware", "Platform") for s in prefix):
+        return [s for s in inside if s not in prefix]
+    return inside
+
+
 def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
                       release: Entity) -> Fact | None:
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     feature = _heading_feature(doc, line, marker, inside)
     if feature is not None:
         return _code_fact("introduces.marked_heading", release, feature, evidence,
-                     marker.label_)
+                          marker.label_, _span_text(marker).strip())
     hardware = _leading_hardware(inside, marker, _text(doc)[line.start:line.end], line.start)
     if hardware:
         return _code_fact("supports.marked_heading", release, _entity(hardware[0]),
@@ -319,6 +462,10 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         if fact is not None:
             facts.append(fact)
             facts.extend(_devices_in_heading_name(fact, by_line[line.start]))
+            if fact.type == "INTRODUCES" and section.hardware is not None:
+                facts.append(replace(fact, type="SUPPORTS", source=fact.target,
+                                     target=section.hardware, stability=None, stated=None,
+                                     rule=CODE_RULES["supports.section_hardware"].id))
         elif line.kind == "bullet" and section.release is not None:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
@@ -341,15 +488,15 @@ def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) 
         exact = named[0] if named and len(named[0].text) == len(name) else None
         feature = _entity(exact) if exact is not None else Entity("Feature", name)
         facts.append(_code_fact("introduces.stated_stability", release, feature,
-                           doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
-                           m.group(1).lower()))
+                                doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
+                                m.group(1).lower(), m.group(1)))
     return facts
 
 
 def _trailing_stability(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
     """A stability word after a feature's name: "our Android GPU backend prototype"."""
     return [_code_fact("introduces.stated_stability", release, _entity(span), span.sent,
-                  trailing.group(1).lower())
+                       trailing.group(1).lower(), trailing.group(1))
             for span in inside if span.label_ == "Feature"
             and (trailing := _TRAILING_STABILITY.match(_text(doc), span.end_char))]
 
@@ -385,8 +532,9 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     items = _listed_items(rest[intro[-1].end():] if intro else rest)
     listed = [Entity("Feature", item) for item in items] if items else []
     word = stability.WORD.search(text[:intro[-1].start() + verb.end()] if intro else text)
-    stated = word.group(1).lower() if word else None
-    return [_code_fact("introduces.added_bullet", release, feature, evidence, stated)
+    stated = word.group(1) if word else None
+    return [_code_fact("introduces.added_bullet", release, feature, evidence,
+                       stated.lower() if stated else None, stated)
             for feature in dict.fromkeys(known + listed)]
 
 
@@ -422,7 +570,7 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
         return Entity("Feature", named_after_colon.group("name"))
     features = [s for s in named if s.label_ == "Feature"]
     known = [s for s in features if (
-        (s in leading and _NAME_ENDS.match(_text(doc)[s.end_char:head_end]))
+        (s in leading and _ends_name(s, _text(doc)[s.end_char:head_end]))
         or _VIA.search(_text(doc)[line.start:s.start_char])
         or (generic and len(features) == 1))]
     if known:
@@ -488,7 +636,15 @@ _LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
 _AVAILABILITY = re.compile(r"\b(binaries|wheels|builds|support|now available)\b", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)
-_NAME_ENDS = re.compile(r"\s*($|\(|support\b|module\b|API\b|package\b)", re.I)
+def _ends_name(span: Span, rest: str) -> bool:
+    """Whether a heading's name ends with the known name ``span``: nothing but "(", a suffix
+    such as "module" follows; a dash also ends an API's name ("torch.fx - Python code
+    transformations"), not an area's ("RPC - Asynchronous User Functions")."""
+    return bool(_NAME_ENDS.match(rest) or ("." in span.text and _DASH.match(rest)))
+
+
+_DASH = re.compile(r"\s+[-–—]\s")
+_NAME_ENDS = re.compile(r"\s*($|\(|support\b|(?:module|APIs?|package)\s*(?:$|\())", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
 

@@ -195,6 +195,11 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an 'Added ...' bullet of a release section lists features"),
     CodeRule("introduces.stated_stability", "INTRODUCES",
              "stability stated in prose: 'stable support for X', 'our X prototype'"),
+    CodeRule("introduces.section_heading", "INTRODUCES",
+             "an unmarked leaf heading or bold lead line of a section that lists features, "
+             "with the stability the section states"),
+    CodeRule("supports.section_hardware", "SUPPORTS",
+             "a feature under a hardware heading ('### ROCm') supports that hardware"),
     CodeRule("supports.marked_heading", "SUPPORTS",
              "a marked heading that opens with hardware: support, not a feature"),
     CodeRule("supports.named_in_feature", "SUPPORTS",

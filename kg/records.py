@@ -116,6 +116,7 @@ class Fact:
     end: int
     evidence: str
     stability: str | None = None
+    stated: str | None = None  # the words that stated it: "[Beta]", "API-UNSTABLE Features"
 
 
 @dataclass

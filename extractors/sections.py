@@ -1,0 +1,146 @@
+"""What a post's headings open: a stability level, a list of changes, deprecations, or nothing
+a reader takes features from.
+
+Release posts group their features under headings that say what the group is: ``## Beta
+Features`` or ``## API-UNSTABLE Features`` (a stability level, stated for every feature inside
+that states none of its own), ``## Performance Improvements`` or ``### ROCm`` (a list of
+changes), ``## Deprecations and Breaking Changes`` (what the release deprecates or removes, not
+features), ``## Summary`` or ``## Acknowledgements`` (no features). :data:`SECTION_KINDS` is that
+vocabulary, as data; :func:`section_contexts` walks a post's lines and gives each the kinds of
+the headings it sits under.
+
+A heading's section ends at the next heading of its level or higher in Markdown. Flattened
+text has lost the levels: there, a section of a kind runs to the next heading of a kind, so
+"Performance Improvements" still holds the "Inductor Performance Optimizations" line after it.
+A *leaf* heading has no heading below it in its section: it names one thing, not a group.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ptkg.extractors import stability
+from ptkg.extractors.text import Line
+
+#: Each kind of section, as the words of its heading (the heading's text, marks removed).
+SECTION_KINDS: dict[str, re.Pattern[str]] = {
+    "stability": re.compile(rf"^\W*(?:new\s+)?(?P<word>{stability.WORDS})\W*(?:features?)?\W*$",
+                            re.I),
+    "deprecations": re.compile(
+        r"\b(deprecat\w*|removals?|removed|breaking changes?|end of (?:life|support)|"
+        r"backwards?[- ]incompatible)\b", re.I),
+    "changes": re.compile(
+        r"\b(performance|improvements?|optimi[sz]ations?|highlights?|platforms?|hardware|"
+        r"what'?s new|enhancements?)\b", re.I),
+    "none": re.compile(
+        r"^\W*(summary|conclusions?|acknowledg\w*|resources|getting started|next steps|"
+        r"q\s*&\s*a|thanks?|thank you|references?|learn more|faq|contributors?|community|"
+        r"get involved|join us|installation|closing thoughts|what'?s next|looking ahead|"
+        r"coming soon|future work|roadmap)\b", re.I),
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """The kinds of the headings a line sits under (and, for a heading, its own)."""
+
+    stated: str | None = None  # a stability section's heading words: "API-UNSTABLE Features"
+    word: str | None = None  # the stability word it states: "api-unstable"
+    changes: bool = False
+    deprecations: bool = False
+    none: bool = False  # under a heading no feature comes from
+
+    @property
+    def lists_features(self) -> bool:
+        """Whether unmarked leaf headings here name features: a stability or changes section."""
+        return (self.word is not None or self.changes) and not (self.deprecations or self.none)
+
+
+def heading_kinds(text: str) -> set[str]:
+    """The kinds a heading's words name (:data:`SECTION_KINDS`).
+
+    Examples
+    --------
+    >>> sorted(heading_kinds("## API-UNSTABLE Features")), sorted(heading_kinds("Beta"))
+    (['stability'], ['stability'])
+    >>> sorted(heading_kinds("Deprecations and Breaking Changes"))
+    ['deprecations']
+    >>> sorted(heading_kinds("**Performance Improvements**")), heading_kinds("torch.fx")
+    (['changes'], set())
+    """
+    words = " ".join(re.sub(r"[#*_`\[\]()]+", " ", text).split())
+    return {kind for kind, pattern in SECTION_KINDS.items() if pattern.search(words)}
+
+
+def only_names_a_kind(text: str) -> bool:
+    """Whether a heading is a kind of section and nothing else ("Performance Improvements",
+    "Beta Features", "Platform Related Updates"), not a change ("Inductor Performance
+    Optimizations").
+
+    Examples
+    --------
+    >>> only_names_a_kind("## Performance Improvements"), only_names_a_kind("**AVX512 kernels**")
+    (True, False)
+    >>> only_names_a_kind("Inductor Performance Optimizations")
+    False
+    """
+    words = " ".join(re.sub(r"[#*_`\[\]()/&:,-]+", " ", text).split())
+    if not heading_kinds(words):
+        return False
+    for pattern in SECTION_KINDS.values():
+        words = pattern.sub(" ", words)
+    rest = [w for w in words.lower().split() if w not in _FILLERS]
+    return not rest
+
+
+_FILLERS = {"and", "new", "other", "features", "feature", "updates", "update", "related", "the",
+            "of", "in", "for", "key", "major", "notable", "additional", "general", "release",
+            "releases", "changes", "misc", "miscellaneous", "more", "a"}
+
+
+def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Context]:
+    """The context of every line (by its start offset) of a post's ``lines``."""
+    contexts: dict[int, Context] = {}
+    stack: list[tuple[int, Context]] = []  # open headings of a kind: (level, their context)
+    for line in lines:
+        if line.kind == "heading":
+            kinds = heading_kinds(text[line.start:line.end])
+            level = line.level or 0
+            if markup == "flat":
+                if kinds:
+                    stack.clear()
+            else:
+                while stack and stack[-1][0] >= max(level, 1):
+                    stack.pop()
+            if kinds:
+                stack.append((level, _context(text[line.start:line.end], kinds,
+                                              stack[-1][1] if stack else Context())))
+        contexts[line.start] = stack[-1][1] if stack else Context()
+    return contexts
+
+
+def _context(heading: str, kinds: set[str], outer: Context) -> Context:
+    word = None
+    if "stability" in kinds:
+        word = SECTION_KINDS["stability"].search(
+            " ".join(re.sub(r"[#*_`\[\]()]+", " ", heading).split())).group("word").lower()
+    return Context(
+        stated=" ".join(re.sub(r"[#*_`]+", " ", heading).split()) if word else outer.stated,
+        word=word or outer.word,
+        changes=outer.changes or "changes" in kinds,
+        deprecations=outer.deprecations or "deprecations" in kinds,
+        none=outer.none or "none" in kinds)
+
+
+def leaf_headings(lines: list[Line]) -> set[int]:
+    """The start offsets of the heading lines no deeper heading follows in their section.
+
+    In flattened text every heading is a leaf (levels are lost).
+    """
+    headings = [line for line in lines if line.kind == "heading"]
+    leaves = set()
+    for line, after in zip(headings, [*headings[1:], None], strict=False):
+        if after is None or (after.level or 0) <= (line.level or 0):
+            leaves.add(line.start)
+    return leaves
