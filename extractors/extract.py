@@ -81,6 +81,7 @@ class Outline(NamedTuple):
     headings: dict[Line, Span]  # headings that start with a release: "torchaudio 0.5"
     announced: dict[Line, tuple[Span, int]]  # releases announced under their library's heading
     markup: str = "markdown"
+    libraries: dict[Line, tuple[Entity, Span | None]] | None = None  # "# torchvision"
 
 
 def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Span]], Outline]:
@@ -98,7 +99,9 @@ def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Sp
         doc._.ptkg_relations = [
             replace(r, source=owned.get(r.source, r.source), target=owned.get(r.target, r.target))
             for r in doc._.ptkg_relations or []]
-    return spans, by_line, Outline(headings, _library_announcements(lines, by_line, _text(doc)))
+    markup = "markdown" if any(line.level for line in lines) else "flat"
+    return spans, by_line, Outline(headings, _library_announcements(lines, by_line, _text(doc)),
+                                   markup, _library_sections(lines, by_line, _text(doc)))
 
 
 def _owned_bare_releases(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
@@ -246,6 +249,32 @@ def _library_announcements(lines: list[Line], by_line: dict[int, list[Span]],
     return found
 
 
+def _library_sections(lines: list[Line], by_line: dict[int, list[Span]],
+                      doc_text: str) -> dict[Line, tuple[Entity, Span | None]]:
+    """Markdown headings that are a library's name ("# torchvision"), with the release of that
+    library the section names ("torchvision 0.8.0 introduces ..."), if it names one.
+
+    Such a section is that release's down to the next heading as high; without a release it
+    is the library's (its features belong to it, no release is known to introduce them).
+    """
+    found = {}
+    for i, line in enumerate(lines):
+        inside = by_line[line.start]
+        if not (line.kind == "heading" and line.level and len(inside) == 1
+                and inside[0].label_ == "Library" and inside[0].id_ != CORE_LIBRARY
+                and _span_text(inside[0]) == doc_text[line.start:line.end].strip(" #*_`")):
+            continue
+        library = inside[0].id_
+        release = None
+        for later in lines[i + 1:]:
+            if later.kind == "heading" and 0 < later.level <= line.level:
+                break
+            release = release or next((s for s in by_line[later.start] if s.label_ == "Release"
+                                       and s.id_.rpartition(" ")[0] == library), None)
+        found[line] = (Entity("Library", library), release)
+    return found
+
+
 def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
                       doc_text: str) -> Iterator[tuple[Line, Span]]:
     """Headings that start with a release: "torchaudio 0.5", "torch_xla 1.5 now available"."""
@@ -335,18 +364,24 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     unmarked = _marks_no_features(doc, subject, outline.markup)
     hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
     release, feature, in_docs = subject, None, False
-    outer: tuple[Entity | None, int] | None = None  # where a library's announced section ends
+    owner: Entity | None = None  # the library of a section that names no release of it
+    outer: tuple[Entity | None, int] | None = None  # where a library's section ends
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
         if line.kind == "heading":
             hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
         if outer is not None and line.kind == "heading" and line.level <= outer[1]:
-            release, feature, outer = outer[0], None, None
+            release, feature, outer, owner = outer[0], None, None, None
         if line in section_releases:  # in Markdown it ends at the next heading as high
             ends = (release, line.level) if outline.markup == "markdown" and line.level else None
             release, feature, outer = _entity(section_releases[line]), None, ends
-        elif line in announced:
+        elif line in (outline.libraries or {}):
+            library, found = outline.libraries[line]
+            outer = (release, line.level)
+            release, feature = (_entity(found) if found is not None else None), None
+            owner = library if found is None else None
+        elif line in announced and outer is None:
             outer = (release, announced[line][1])
             release, feature = _entity(announced[line][0]), None
         if line.kind == "heading" and line not in section_releases:
@@ -357,9 +392,12 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         marker = next(iter(markers[line.start]), None)
         context = contexts[line.start]
         fact = None
-        if marker is not None and release is not None and line.kind != "code" and not in_docs \
+        if marker is not None and line.kind != "code" and not in_docs \
                 and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
-            fact = _marked_line_fact(doc, line, marker, inside, release)
+            if release is not None:
+                fact = _marked_line_fact(doc, line, marker, inside, release)
+            elif owner is not None:  # "# torchaudio" names no version: the library's feature
+                fact = _library_feature(doc, line, marker, inside, owner)
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
                 _lists_features(context, unmarked, line, text, outline.markup):
@@ -368,6 +406,16 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             feature = fact.target
         section_hardware = hardware[-1][1] if hardware else None
         yield line, Section(release, feature, section_hardware), fact
+
+
+def _library_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
+                     library: Entity) -> Fact | None:
+    """A marked feature in a library's section that names no release: part of the library."""
+    feature = _heading_feature(doc, line, marker, inside)
+    if feature is None:
+        return None
+    evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+    return _code_fact("part_of.library_section", feature, library, evidence)
 
 
 def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
@@ -530,7 +578,8 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     rest = text[verb.end():]
     intro = list(_LIST_INTRO.finditer(rest))
     items = _listed_items(rest[intro[-1].end():] if intro else rest)
-    listed = [Entity("Feature", item) for item in items] if items else []
+    others = {_span_text(s).lower() for s in inside if s.label_ != "Feature"}
+    listed = [Entity("Feature", item) for item in items if item.lower() not in others]
     word = stability.WORD.search(text[:intro[-1].start() + verb.end()] if intro else text)
     stated = word.group(1) if word else None
     return [_code_fact("introduces.added_bullet", release, feature, evidence,
@@ -704,14 +753,20 @@ def _holders(spans: list[Span]) -> Callable[[Span], list[Span]]:
 
 
 def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
-    """In a post about a core release, every other library's release shipped with it."""
+    """In a post about a core release, every other PyTorch library's release shipped with it."""
     if subject is None or not subject.name.startswith(CORE_LIBRARY + " "):
         return []
     return [
         _code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
         for s in spans
         if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
+        and _ECOSYSTEM.search(s.id_.rpartition(" ")[0])
     ]
+
+
+#: A library that ships with PyTorch's releases has "torch" in its name (torchvision,
+#: PyTorch/XLA, TorchServe, ExecuTorch); a toolkit (CUDA, cuDNN, NCCL) does not.
+_ECOSYSTEM = re.compile(r"torch", re.I)
 
 
 def _title_library(title_doc: Doc | None) -> Entity | None:
