@@ -71,8 +71,19 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
-    result.facts = sorted({_with_post_text(f, post) for f in facts if _fits(f)})
+    result.facts = sorted({_with_post_text(f, post) for f in _most_specific(facts)
+                           if _fits(f)})
     return result
+
+
+def _most_specific(facts: list[Fact]) -> list[Fact]:
+    """Facts without the core release's INTRODUCES of a feature that a library's release of
+    the same post introduces too: the summary bullets of the PyTorch 1.7 post list
+    torchvision 0.8's features, which its torchvision section introduces."""
+    by_library = {f.target for f in facts if f.type == "INTRODUCES"
+                  and not f.source.name.startswith(CORE_LIBRARY + " ")}
+    return [f for f in facts if not (f.type == "INTRODUCES" and f.target in by_library
+                                     and f.source.name.startswith(CORE_LIBRARY + " "))]
 
 
 class Outline(NamedTuple):
@@ -620,8 +631,8 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     features = [s for s in named if s.label_ == "Feature"]
     known = [s for s in features if (
         (s in leading and _ends_name(s, _text(doc)[s.end_char:head_end]))
-        or _VIA.search(_text(doc)[line.start:s.start_char])
-        or (generic and len(features) == 1))]
+        or (_is_api(s) and (_VIA.search(_text(doc)[line.start:s.start_char])
+                            or (generic and len(features) == 1))))]
     if known:
         return _entity(known[0])
     subject_end = _predicate_start(doc, marker.end_char, head_end)
@@ -630,7 +641,7 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
     name = " ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–")
-    if not name or len(name.split()) > 10 or name.split()[0].lower() in _PRONOUNS:
+    if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS:
         return None  # "[Beta] We integrate some RLHF components": a sentence, not a name
     return Entity("Feature", name)
 
@@ -685,11 +696,16 @@ _LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
 _AVAILABILITY = re.compile(r"\b(binaries|wheels|builds|support|now available)\b", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)
+def _is_api(span: Span) -> bool:
+    """Whether a name is an API's (``torch.fx``, also when written "FX"), not an area's."""
+    return "." in (span.id_ or span.text) or "::" in (span.id_ or span.text)
+
+
 def _ends_name(span: Span, rest: str) -> bool:
     """Whether a heading's name ends with the known name ``span``: nothing but "(", a suffix
     such as "module" follows; a dash also ends an API's name ("torch.fx - Python code
     transformations"), not an area's ("RPC - Asynchronous User Functions")."""
-    return bool(_NAME_ENDS.match(rest) or ("." in span.text and _DASH.match(rest)))
+    return bool(_NAME_ENDS.match(rest) or (_is_api(span) and _DASH.match(rest)))
 
 
 _DASH = re.compile(r"\s+[-–—]\s")
