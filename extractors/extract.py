@@ -797,6 +797,10 @@ def _release_library(release: Entity | None) -> Entity | None:
     return Entity("Library", release.name.rpartition(" ")[0]) if release else None
 
 
+#: What a release ends: deprecations and removals.
+_ENDINGS = ("DEPRECATES", "REMOVES")
+
+
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                     sections: dict[int, Section], topic: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases.
@@ -807,8 +811,14 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     library of the post's title.
     """
     starts = [line.start for line in lines]
+    ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in _ENDINGS}
     facts = []
     for relation in doc._.ptkg_relations or []:
+        if relation.type == "SUPPORTS" and relation.sentence.start in ending:
+            continue  # "we are deprecating macOS x86 support": a deprecation, never support
+        if relation.type in _ENDINGS and (relation.target.id_ == CORE_LIBRARY or
+                                          relation.target.id_.startswith(CORE_LIBRARY + " ")):
+            continue  # "deprecated in 2.10": PyTorch's releases say it, they are not what ends
         line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
         section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
@@ -819,7 +829,7 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic
-        if source is None and relation.type == "SUPPORTS":
+        if source is None and relation.type in ("SUPPORTS", *_ENDINGS):
             source = section.release or subject
         elif source == Entity("Library", CORE_LIBRARY) and relation.type == "SUPPORTS":
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
