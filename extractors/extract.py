@@ -26,7 +26,7 @@ from ptkg.extractors.sections import (
     section_contexts,
 )
 from ptkg.extractors.text import Line
-from ptkg.names import version_key
+from ptkg.names import name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
 
@@ -77,13 +77,19 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
 
 
 def _most_specific(facts: list[Fact]) -> list[Fact]:
-    """Facts without the core release's INTRODUCES of a feature that a library's release of
-    the same post introduces too: the summary bullets of the PyTorch 1.7 post list
-    torchvision 0.8's features, which its torchvision section introduces."""
-    by_library = {f.target for f in facts if f.type == "INTRODUCES"
-                  and not f.source.name.startswith(CORE_LIBRARY + " ")}
-    return [f for f in facts if not (f.type == "INTRODUCES" and f.target in by_library
-                                     and f.source.name.startswith(CORE_LIBRARY + " "))]
+    """Facts without the core release's INTRODUCES of a feature that a library's section of
+    the same post has: the summary bullets of the PyTorch 1.7 post list torchvision 0.8's
+    features, which its torchvision section introduces."""
+    def key(entity: Entity) -> str:
+        return name_key(entity.name).replace("/", "")
+
+    def core(entity: Entity) -> bool:
+        return entity.name == CORE_LIBRARY or entity.name.startswith(CORE_LIBRARY + " ")
+
+    elsewhere = {key(f.target) for f in facts if f.type == "INTRODUCES" and not core(f.source)}
+    elsewhere |= {key(f.source) for f in facts if f.rule == "part_of.library_section"}
+    return [f for f in facts if not (f.type == "INTRODUCES" and core(f.source)
+                                     and key(f.target) in elsewhere)]
 
 
 class Outline(NamedTuple):
@@ -377,6 +383,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     release, feature, in_docs = subject, None, False
     owner: Entity | None = None  # the library of a section that names no release of it
     outer: tuple[Entity | None, int] | None = None  # where a library's section ends
+    listed: tuple[int, Entity | None, Entity] | None = None  # "* torchvision", then sub-items
+    releases_of = {library: found for library, found in (outline.libraries or {}).values()}
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
@@ -400,15 +408,19 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
         if _DOCS_LIST.search(text):
             in_docs = True
+        listed = _library_item(listed, line, text, inside, releases_of)
+        here, owner_here = release, owner
+        if listed is not None and line.kind == "bullet" and line.level > listed[0]:
+            here, owner_here = listed[1] and _entity(listed[1]), listed[2]
         marker = next(iter(markers[line.start]), None)
         context = contexts[line.start]
         fact = None
         if marker is not None and line.kind != "code" and not in_docs \
                 and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
-            if release is not None:
-                fact = _marked_line_fact(doc, line, marker, inside, release)
-            elif owner is not None:  # "# torchaudio" names no version: the library's feature
-                fact = _library_feature(doc, line, marker, inside, owner)
+            if here is not None:
+                fact = _marked_line_fact(doc, line, marker, inside, here)
+            elif owner_here is not None:  # "# torchaudio" names no version: its feature
+                fact = _library_feature(doc, line, marker, inside, owner_here)
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
                 _lists_features(context, unmarked, line, text, outline.markup):
@@ -417,6 +429,23 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             feature = fact.target
         section_hardware = hardware[-1][1] if hardware else None
         yield line, Section(release, feature, section_hardware), fact
+
+
+def _library_item(listed: tuple[int, Span | None, Entity] | None, line: Line, text: str,
+                  inside: list[Span], releases_of: dict[Entity, Span | None]
+                  ) -> tuple[int, Span | None, Entity] | None:
+    """The library list item the sub-items of a list belong to ("* torchvision", then "*
+    (Stable) Native image I/O ..."): its depth, the library's release the post names, if
+    one, and the library. A heading, or an item as shallow, ends it."""
+    if line.kind == "heading" or (listed is not None and line.kind == "bullet"
+                                  and line.level <= listed[0]):
+        listed = None
+    if line.kind == "bullet" and line.level and len(inside) == 1 and \
+            inside[0].label_ == "Library" and inside[0].id_ != CORE_LIBRARY and \
+            _span_text(inside[0]) == text.strip(" *-+_`"):
+        library = _entity(inside[0])
+        return line.level, releases_of.get(library), library
+    return listed
 
 
 def _library_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
@@ -530,6 +559,8 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         if fact is None and line.kind != "code" and section.release is not None:
             facts.extend(_prose_stability(doc, line, by_line[line.start], section.release))
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
+            facts.extend(_moved_to_level(doc, line, section.release))
+            facts.extend(_earlier_releases(doc, by_line[line.start], section.release))
     return facts
 
 
@@ -550,6 +581,70 @@ def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) 
                                 doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
                                 m.group(1).lower(), m.group(1)))
     return facts
+
+
+def _moved_to_level(doc: Doc, line: Line, release: Entity) -> list[Fact]:
+    """Features a sentence lists as moved to a level: "several features moved to stable
+    including custom C++ Classes, the memory profiler, ... such as Per-RPC timeout"."""
+    text = _text(doc)
+    facts = []
+    for m in _MOVED_TO.finditer(text, line.start, line.end):
+        sentence = doc.char_span(m.start(), m.end(), alignment_mode="expand").sent
+        items = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+such as\s+",
+                         text[m.end():sentence.end_char].rstrip(" .;"))
+        for item in items:
+            name = " ".join(w for w in item.strip().rstrip(".;:").split()
+                            if w.lower() not in ("the", "a", "an"))
+            if name and len(name.split()) <= 6 and not _LIST_FILLER.search(name):
+                facts.append(_code_fact("introduces.moved_to_level", release,
+                                        Entity("Feature", name), sentence, m.group("word"),
+                                        m.group("word")))
+    return facts
+
+
+_MOVED_TO = re.compile(
+    rf"\b(?:moved|graduat\w*|promoted)\s+to\s+\W*(?P<word>{stability.WORDS})\W*\s+"
+    r"(?:including|such as|:)\s+", re.I)
+_LIST_FILLER = re.compile(r"\b(number of|other features|features|and more)\b", re.I)
+
+
+def _earlier_releases(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
+    """What an earlier release shipped, as a later post recalls it: "The Complex Autograd
+    feature, released as a beta in PyTorch 1.8, is now stable" (1.8: Beta; this one: Stable)."""
+    text = _text(doc)
+    facts = []
+    for span in inside:
+        if span.label_ != "Release" or _entity(span) == release:
+            continue
+        before = _EARLIER.search(text, span.sent.start_char, span.start_char)
+        feature = next((f for f in reversed(inside) if f.label_ == "Feature"
+                        and f.sent.start == span.sent.start and before is not None
+                        and f.end_char <= before.start() and _opens(f)), None)
+        if feature is None:
+            continue
+        after = _AS_LEVEL.match(text, span.end_char)
+        word = before.group("word") or (after.group("word") if after else None)
+        facts.append(_code_fact("introduces.earlier_release", _entity(span), _entity(feature),
+                                span.sent, word and word.lower(), word))
+        now = _NOW_LEVEL.search(text, span.end_char, span.sent.end_char)
+        if now is not None:
+            facts.append(_code_fact("introduces.stated_stability", release, _entity(feature),
+                                    span.sent, now.group("word").lower(), now.group("word")))
+    return facts
+
+
+def _opens(span: Span) -> bool:
+    """Whether a name is what its sentence is about: its subject, or in its first words."""
+    root = span.root
+    return span.start - span.sent.start <= 4 or root.dep_ in ("nsubj", "nsubjpass") or (
+        root.dep_ == "compound" and root.head.dep_ in ("nsubj", "nsubjpass"))
+
+
+_EARLIER = re.compile(
+    rf"\b(?:first\s+)?(?:released|introduced|launched|added)\s+(?:as\s+(?:an?\s+)?"
+    rf"(?P<word>{stability.WORDS})\s+)?in\s+(?:the\s+)?$", re.I)
+_AS_LEVEL = re.compile(rf"\s+as\s+(?:an?\s+)?(?P<word>{stability.WORDS})\b", re.I)
+_NOW_LEVEL = re.compile(rf"\b(?:is|are)\s+(?:now\s+)?(?P<word>{stability.WORDS})\b", re.I)
 
 
 def _trailing_stability(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
@@ -692,7 +787,8 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
                   "transforms", "filter", "filters", "transformation", "transformations",
                   "function", "functions", "support", "and", "both", "several", "more"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
-_LIBRARY_ONLY = re.compile(r"\s*($|integration\b|support\b|now\b|is\b)", re.I)
+_LIBRARY_ONLY = re.compile(
+    r"\s*($|integration\b|support\b|now\s+(?:available|stable|beta|in)\b|is\b)", re.I)
 _AVAILABILITY = re.compile(r"\b(binaries|wheels|builds|support|now available)\b", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)

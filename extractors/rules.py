@@ -195,6 +195,10 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an 'Added ...' bullet of a release section lists features"),
     CodeRule("introduces.stated_stability", "INTRODUCES",
              "stability stated in prose: 'stable support for X', 'our X prototype'"),
+    CodeRule("introduces.moved_to_level", "INTRODUCES",
+             "features a sentence lists as moved to a level: 'moved to stable including X, Y'"),
+    CodeRule("introduces.earlier_release", "INTRODUCES",
+             "what an earlier release shipped, recalled: 'X, released as a beta in PyTorch 1.8'"),
     CodeRule("introduces.section_heading", "INTRODUCES",
              "an unmarked leaf heading or bold lead line of a section that lists features, "
              "with the stability the section states"),
