@@ -682,7 +682,7 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     known = [_entity(s) for s in inside if s.label_ == "Feature"]
     rest = text[verb.end():]
-    intro = list(_LIST_INTRO.finditer(rest))
+    intro = [m for m in _LIST_INTRO.finditer(rest) if len(rest[:m.start()].split()) <= 4]
     items = _listed_items(rest[intro[-1].end():] if intro else rest)
     others = {_span_text(s).lower() for s in inside if s.label_ != "Feature"}
     listed = [Entity("Feature", item) for item in items if item.lower() not in others]
@@ -719,6 +719,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
             _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
         return None  # "TorchServe (Experimental)": the library itself
+    trailing = _TRAILING_API.search(text)
+    if trailing:  # "Up to 100x faster batched eigendecomposition on CUDA (`linalg.eigh`)"
+        return Entity("Feature", _torch_api(trailing.group("api")))
     generic = _GENERIC_LEAD.match(_text(doc)[marker.end_char:head_end])
     named_after_colon = _COLON_NAME.search(text)
     if generic and named_after_colon:  # "Improved third-party device support: PrivateUse1"
@@ -742,6 +745,16 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
 
 
 _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
+_TRAILING_API = re.compile(r"\(\s*(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\)\W*$")
+#: torch's modules, which posts also write without "torch." ("linalg.eigh", "nn.Module").
+TORCH_MODULES = {"linalg", "fft", "nn", "special", "sparse", "distributed", "export", "cuda",
+                 "mps", "xpu", "accelerator", "compiler", "autograd", "jit", "fx", "func",
+                 "utils", "ao", "quantization", "profiler", "backends", "optim", "library"}
+
+
+def _torch_api(name: str) -> str:
+    """``linalg.eigh`` is ``torch.linalg.eigh``; other dotted names stay as they are."""
+    return f"torch.{name}" if name.split(".")[0] in TORCH_MODULES else name
 
 
 def _generic(name: str) -> bool:
@@ -799,13 +812,14 @@ def _is_api(span: Span) -> bool:
 
 def _ends_name(span: Span, rest: str) -> bool:
     """Whether a heading's name ends with the known name ``span``: nothing but "(", a suffix
-    such as "module" follows; a dash also ends an API's name ("torch.fx - Python code
-    transformations"), not an area's ("RPC - Asynchronous User Functions")."""
-    return bool(_NAME_ENDS.match(rest) or (_is_api(span) and _DASH.match(rest)))
+    such as "module" follows; "support ..." and a dash also end an API's name ("torch.fft
+    support for NumPy style FFTs", "torch.fx - Python code transformations"), not an area's
+    ("ProcessGroup support in custom ops", "RPC - Asynchronous User Functions")."""
+    return bool(_NAME_ENDS.match(rest) or (_is_api(span) and _API_ENDS.match(rest)))
 
 
-_DASH = re.compile(r"\s+[-–—]\s")
-_NAME_ENDS = re.compile(r"\s*($|\(|support\b|(?:module|APIs?|package)\s*(?:$|\())", re.I)
+_API_ENDS = re.compile(r"\s+[-–—]\s|\s*support\b", re.I)
+_NAME_ENDS = re.compile(r"\s*($|\(|(?:module|APIs?|package)\s*(?:$|\())", re.I)
 _VIA = re.compile(r"\b(via|with|through)\s+$", re.I)
 
 
