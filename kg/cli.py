@@ -247,20 +247,53 @@ def _echo_counts(nodes: dict[str, int], edges: dict[str, int]) -> None:
 
 @main.command()
 @graph_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Output format (json includes the coverage).")
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="Also print the coverage of each library (table format).")
 @translate_errors
-def stats(graph_path) -> None:
-    """Count the graph's nodes per label and edges per type.
+def stats(graph_path, fmt, show_coverage) -> None:
+    """Count the graph's nodes per label and edges per type, and what its posts cover.
+
+    Coverage, per library: the releases the graph knows, how many a post announces, how many
+    have features a post lists; and the posts that state no fact. Without --coverage, one
+    line of it goes to stderr.
 
     \b
     Example:
-        ptkg stats --graph out/graph.json
+        ptkg stats --graph out/graph.json --coverage
+        ptkg stats --format json
     """
-    from .graph import graph_counts
+    from .api import graph_stats
 
     store = open_store_of(graph_path)
-    nodes, edges = graph_counts(store.graph())
+    data = graph_stats(store.graph(), store.location)
+    if fmt == "json":
+        _echo_json(data)
+        return
+    nodes, edges = data["nodes"], data["edges"]
     click.echo(f"{store.location}: {sum(nodes.values())} nodes, {sum(edges.values())} edges")
     _echo_counts(nodes, edges)
+    coverage = data["coverage"]
+    releases = sum(lib["releases"] for lib in coverage["libraries"])
+    announced = sum(lib["announced"] for lib in coverage["libraries"])
+    listed = sum(lib["listed"] for lib in coverage["libraries"])
+    summary = (f"coverage: {releases} releases known, {announced} announced by a post, "
+               f"{listed} with features listed; {coverage['posts']} posts, "
+               f"{len(coverage['posts_without_facts'])} without any fact")
+    if not show_coverage:
+        click.echo(summary + " (--coverage for each library)", err=True)
+        return
+    from .output import format_rows
+
+    click.echo(summary)
+    rows = [[lib["library"], lib["releases"], lib["announced"], lib["listed"],
+             ", ".join(lib["unlisted"][:6]) + (" …" if len(lib["unlisted"]) > 6 else "")]
+            for lib in coverage["libraries"]]
+    click.echo(format_rows(["library", "releases", "announced", "listed",
+                            "no features listed"], rows, "table"), nl=False)
+    for url in coverage["posts_without_facts"]:
+        click.echo(f"no fact: {url}")
 
 
 @main.command()
@@ -279,26 +312,38 @@ def query(cypher, graph_path, fmt, params, backend, uri, user, password, databas
         ptkg query --backend neo4j 'MATCH (l:Library)-[:HAS_RELEASE]->(r) RETURN l.name, COUNT(r)'
     """
     from .cypher import parse_param
+    from .named_queries import cypher_warnings, resolve_query_params
     from .output import format_rows
 
     bound = dict(parse_param(p) for p in params)
     store = query_store(graph_path, backend, uri, user, password, database)
+    bound = resolve_query_params(store, cypher, bound)
     columns, rows = store.query(cypher, bound)
+    _echo_notes(cypher_warnings(store, cypher), "warning")
     click.echo(format_rows(columns, rows, fmt), nl=False)
+
+
+def _echo_notes(lines, prefix: str = "note") -> None:
+    """Warnings and gaps: one line each on stderr, so stdout stays the data."""
+    for line in lines:
+        click.echo(f"{prefix}: {line}", err=True)
 
 
 @main.command()
 @click.argument("name")
 @graph_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Output format.")
 @translate_errors
-def show(name, graph_path) -> None:
+def show(name, graph_path, fmt) -> None:
     """Show an entity, its aliases and relations, with the sentences and posts behind each.
 
     \b
     Example:
         ptkg show torch.fx --graph out/graph.json
+        ptkg show "pytorch v1.8" --format json
     """
-    from .explore import closest_names, describe, find_nodes
+    from .explore import closest_names, describe, describe_data, find_nodes
 
     graph = load_graph(graph_path)
     nodes = find_nodes(graph, name)
@@ -307,6 +352,9 @@ def show(name, graph_path) -> None:
         hint = f"; closest: {', '.join(close)}" if close else ""
         raise click.ClickException(f"no entity named {name!r} in "
                                    f"{open_store_of(graph_path).location}{hint}")
+    if fmt == "json":
+        _echo_json({"name": name, "entities": [describe_data(graph, n) for n in nodes]})
+        return
     click.echo("\n\n".join(describe(graph, node) for node in nodes))
 
 
@@ -472,6 +520,7 @@ def lifecycle(name, graph_path, fmt) -> None:
         _echo_json(found.to_dict())
     else:
         click.echo(generate_lifecycle_text(found), nl=False)
+        _echo_notes(found.gaps, "gap")
 
 
 @main.command()
@@ -498,6 +547,7 @@ def diff(a, b, graph_path, fmt) -> None:
         _echo_json(found.to_dict())
     else:
         click.echo(generate_diff_text(found), nl=False)
+        _echo_notes(found.gaps, "gap")
 
 
 @main.command()
@@ -523,14 +573,21 @@ def timeline(library, headline_limit, graph_path, fmt) -> None:
         _echo_json(timeline_to_dict(lanes))
     else:
         click.echo(generate_timeline_text(lanes), nl=False)
+        _echo_notes([line for lane in lanes for line in lane.gaps], "gap")
 
 
 @main.command()
 @graph_option
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
               help="The HTML file to write (replaced atomically).")
-@click.option("--focus", help="Only this entity's neighborhood (any of its names).")
+@click.option("--focus", help="Only this entity's neighborhood (any of its names), along typed "
+              "relations.")
 @click.option("--depth", type=click.IntRange(0), help="Hops around --focus.  [default: 1]")
+@click.option("--with-posts", is_flag=True,
+              help="--focus also follows posts and their MENTIONS/ANNOUNCES edges.")
+@click.option("--max-nodes", type=click.IntRange(0), metavar="N",
+              help="At most N nodes, the nearest and most connected (a notice says when it "
+                   "cuts; 0: no cap).  [default: 150 with --focus, else no cap]")
 @click.option("--label", "labels", multiple=True, metavar="LABEL",
               help="Only nodes with this label (repeatable).")
 @click.option("--release", help="Only this release and what it is directly connected to.")
@@ -538,44 +595,88 @@ def timeline(library, headline_limit, graph_path, fmt) -> None:
               help="Drop entities mentioned fewer times (posts stay).")
 @click.option("--timeline", "as_timeline", is_flag=True,
               help="Draw the timeline view: releases in order, their features by stability.")
+@click.option("--newest-first", is_flag=True,
+              help="--timeline opens with the newest release first.")
+@click.option("--matrix", "as_matrix", is_flag=True,
+              help="Draw the feature × release matrix: stability per release, deprecations.")
+@click.option("--library", help="--matrix: only this library's releases (any of its names).")
 @translate_errors
-def render(graph_path, out_path, focus, depth, labels, release, min_mentions,
-           as_timeline) -> None:
+def render(graph_path, out_path, focus, depth, with_posts, max_nodes, labels, release,
+           min_mentions, as_timeline, newest_first, as_matrix, library) -> None:
     """Write the graph as one interactive HTML page that works offline.
 
-    Click a node or an edge for its evidence; search, and filter by label, relationship and
-    release, in the page.
+    Click a node or an edge for its evidence (linked to the sentence in its post); search, and
+    filter by label, relationship and release, in the page. --timeline and --matrix draw the
+    releases instead.
 
     \b
     Example:
         ptkg render --graph out/graph.json --out graph.html
-        ptkg render --focus "PyTorch 1.8" --depth 2 --out pt18.html
+        ptkg render --focus torch.compile --depth 2 --out compile.html
         ptkg render --label Release --label Hardware --release "PyTorch 2.0" --out hw.html
-        ptkg render --timeline --out timeline.html
+        ptkg render --timeline --newest-first --out timeline.html
+        ptkg render --matrix --library PyTorch --out matrix.html
     """
     from pathlib import Path
 
-    from .render import render_graph, render_timeline
+    from .render import render_graph, render_matrix, render_timeline
 
     if depth is not None and focus is None:
         raise click.UsageError("--depth needs --focus")
-    if as_timeline and (focus or labels or release or min_mentions):
-        raise click.UsageError("--timeline draws every release: it takes no --focus, --label, "
-                               "--release or --min-mentions")
+    if with_posts and focus is None:
+        raise click.UsageError("--with-posts needs --focus")
+    if as_timeline and as_matrix:
+        raise click.UsageError("--timeline and --matrix are two pages: give one")
+    if (as_timeline or as_matrix) and (focus or labels or release or min_mentions
+                                       or max_nodes is not None):
+        which = "--timeline" if as_timeline else "--matrix"
+        raise click.UsageError(f"{which} draws every release: it takes no --focus, --label, "
+                               "--release, --min-mentions or --max-nodes")
+    if newest_first and not as_timeline:
+        raise click.UsageError("--newest-first needs --timeline")
+    if library is not None and not as_matrix:
+        raise click.UsageError("--library needs --matrix")
     graph = load_graph(graph_path)
+    focus, release = _resolve_focus(graph, focus, release)
     title = f"ptkg: {Path(graph_path or default_target()[0]).name}"
     if as_timeline:
-        summary = render_timeline(graph, out_path, title=f"{title} timeline")
+        summary = render_timeline(graph, out_path, title=f"{title} timeline",
+                                  newest_first=newest_first)
         counts = summary.counts
         click.echo(f"wrote {out_path}: {counts['releases']} releases of {counts['libraries']} "
                    f"libraries, {counts['features']} features, {summary.size:,} bytes")
         return
+    if as_matrix:
+        summary = render_matrix(graph, out_path, title=f"{title} matrix", library=library)
+        counts = summary.counts
+        click.echo(f"wrote {out_path}: {counts['rows']} rows × {counts['releases']} releases of "
+                   f"{counts['libraries']} libraries, {counts['cells']} cells, "
+                   f"{summary.size:,} bytes")
+        return
     summary = render_graph(graph, out_path, title=title, focus=focus,
                            depth=1 if depth is None else depth, labels=labels, release=release,
-                           min_mentions=min_mentions)
-    physics = "" if summary.physics or not summary.counts["nodes"] else "; physics off (large)"
+                           min_mentions=min_mentions, with_posts=with_posts,
+                           max_nodes=max_nodes)
     click.echo(f"wrote {out_path}: {summary.counts['nodes']} nodes, {summary.counts['edges']} "
-               f"edges, {summary.size:,} bytes{physics}")
+               f"edges, {summary.size:,} bytes")
+    if summary.notice:
+        click.echo(f"note: {summary.notice}", err=True)
+
+
+def _resolve_focus(graph, focus, release):
+    """``--focus`` and ``--release`` through the one resolver ("pytorch v1.8" is "PyTorch
+    1.8"); a name the resolver cannot place is left for the page's own error."""
+    from .explore import NotFoundError, name_index
+
+    index = name_index(graph)
+    try:
+        if focus is not None:
+            focus = index.resolve_name(focus)
+        if release is not None:
+            release = index.resolve_name(release, ["Release"])
+    except NotFoundError:
+        pass
+    return focus, release
 
 
 @main.group("queries")
@@ -636,15 +737,133 @@ def queries_run(name, params, graph_path, fmt, backend, uri, user, password, dat
         ptkg queries run hardware-support --param hardware=MPS --backend neo4j
     """
     from .cypher import parse_param
-    from .named_queries import check_params, get_query, run_named_query
+    from .named_queries import check_params, get_query, query_gaps, resolve_params
     from .output import format_rows
 
     named = get_query(name)
     given = dict(parse_param(p) for p in params)
-    check_params(named, given)  # before reading the graph: a usage error comes first
+    checked = check_params(named, given)  # before reading the graph: a usage error comes first
     store = query_store(graph_path, backend, uri, user, password, database)
-    columns, rows = run_named_query(store, named, given)
+    resolved = resolve_params(store, named, checked)
+    columns, rows = store.query(named.text, resolved)
     click.echo(format_rows(columns, rows, fmt), nl=False)
+    _echo_notes(query_gaps(store, named, resolved, rows), "gap")
+
+
+@main.command()
+@click.argument("question")
+@graph_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Output format.")
+@translate_errors
+def ask(question, graph_path, fmt) -> None:
+    """Answer a question in plain English with a named query (offline, no LLM).
+
+    Prints the query it ran, the rows, and the evidence of each row. A question it cannot map
+    gets the three closest question shapes (exit 1).
+
+    \b
+    Example:
+        ptkg ask "What became stable in PyTorch 1.10?" --graph out/graph.json
+        ptkg ask "Which posts mention torch.fx?" --format json
+    """
+    from .api import Graph
+
+    answer = Graph(open_store_of(graph_path)).ask(question)
+    if fmt == "json":
+        _echo_json(answer.to_dict())
+    else:
+        _echo_answer(answer)
+    if not answer.mapped:
+        click.get_current_context().exit(1)
+
+
+def _echo_answer(answer) -> None:
+    from .named_queries import get_query
+    from .output import format_rows
+
+    if not answer.mapped:
+        click.echo("I can't map this question. The closest question shapes:")
+        for shape in answer.mapping.closest:
+            click.echo(f"  {shape}")
+        return
+    result = answer.result
+    query = get_query(result.query)
+    given = " ".join(f"--param {p.name}={json.dumps(result.params[p.name], ensure_ascii=False)}"
+                     for p in query.params if result.params.get(p.name) is not None)
+    click.echo(f"query: ptkg queries run {result.query} {given}".rstrip())
+    click.echo(format_rows(result.columns, result.rows, "table"), nl=False)
+    lines = []
+    for number, entries in enumerate(result.evidence, start=1):
+        for entry in entries[:2]:
+            lines.append(f"  row {number}: {entry['source']} -[{entry['relation']}]-> "
+                         f"{entry['target']}: \"{_short(entry['sentence'])}\" {entry['url']}")
+    if lines:
+        click.echo("evidence:")
+        click.echo("\n".join(lines))
+    for gap in result.gaps:
+        click.echo(f"gap: {gap}")
+
+
+def _short(text: str, width: int = 110) -> str:
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
+@main.command()
+@graph_option
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+              show_default=True, help="stdio (a client starts the server) or streamable HTTP.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+              help="HTTP port on 127.0.0.1 (--transport http; 0: any free port).")
+@translate_errors
+def mcp(graph_path, transport, port) -> None:
+    """Serve the graph to MCP clients: a tool per named query, show, lifecycle, diff, ask and
+    read-only Cypher (HTTP binds 127.0.0.1 only).
+
+    \b
+    Example:
+        ptkg mcp --graph out/graph.json
+        ptkg mcp --graph out/graph.json --transport http --port 8765
+    """
+    from .mcp_server import serve
+
+    serve(open_store_of(graph_path), transport=transport, port=port)
+
+
+@main.command("report")
+@click.option("--since", required=True, metavar="RELEASE",
+              help="Report the releases after this one (any of its names).")
+@click.option("--library", help="The library whose releases are reported (any of its names); "
+              "--since may then be a version.  [default: --since's library]")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md",
+              show_default=True, help="Markdown, or one static self-contained HTML page.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="Write to this file (replaced atomically) instead of printing.")
+@graph_option
+@translate_errors
+def report_command(since, library, fmt, out_path, graph_path) -> None:
+    """Write a "what's new" digest of every release after --since, each line with its evidence.
+
+    Per release: new features by stability, promotions and demotions, deprecations and
+    removals, new hardware and platforms supported; a release no post announces says so.
+
+    \b
+    Example:
+        ptkg report --since "PyTorch 2.5" --graph out/graph.json
+        ptkg report --since 0.15 --library torchvision --format html --out tv.html
+    """
+    from .report import ReportError, generate_html, generate_markdown, whats_new, write_report
+
+    try:
+        found = whats_new(load_graph(graph_path), since, library)
+    except ReportError as error:
+        raise click.UsageError(str(error)) from None
+    if out_path:
+        text = write_report(found, out_path, fmt)
+        click.echo(f"wrote {out_path}: {len(found.releases)} releases after {found.since}, "
+                   f"{len(text.encode('utf8')):,} bytes")
+        return
+    click.echo(generate_html(found) if fmt == "html" else generate_markdown(found), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -31,14 +31,13 @@ from dataclasses import asdict, dataclass, field
 import networkx as nx
 
 from .errors import PtkgError
-from .explore import closest_names, find_nodes
+from .explore import NotFoundError, resolve_node
 from .graph import node_id
-from .names import name_key, version_key
-from .schema import STABILITIES, change
+from .names import version_key
+from .schema import CORE_LIBRARY, STABILITIES, change
 
-
-class NotFoundError(PtkgError):
-    """No node of the wanted label has that name or alias (the message lists the closest)."""
+__all__ = ["Coverage", "NotFoundError", "ReleaseOrderError", "feature_lifecycle", "find_node",
+           "gap_line", "graph_coverage", "release_coverage", "release_diff"]
 
 
 class ReleaseOrderError(PtkgError):
@@ -90,6 +89,7 @@ class Lifecycle:
     libraries: list[str]  # PART_OF
     releases: list[Statement] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)  # one line per library with unlisted releases
 
     @property
     def promotions(self) -> list[Change]:
@@ -130,6 +130,7 @@ class ReleaseDiff:
     promoted: list[DiffEntry] = field(default_factory=list)
     demoted: list[DiffEntry] = field(default_factory=list)
     only_in_a: list[DiffEntry] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)  # a or b: no post lists its features
 
     CATEGORIES = ("new", "promoted", "demoted", "only_in_a")
 
@@ -142,7 +143,8 @@ class ReleaseDiff:
 
 def find_node(graph: nx.MultiDiGraph, name: str, label: str) -> str:
     """The node of ``label`` named ``name`` or having it as an alias (any form: case, spacing,
-    backticks, ``()``, a ``v`` before a version do not count).
+    backticks, ``()``, a ``v`` before a version do not count), through the one resolver
+    (:class:`ptkg.explore.NameIndex`).
 
     A node whose own name matches wins over nodes that have it as an alias. For a release, a
     version written with fewer or more trailing ``.0`` ("PyTorch 2", "pytorch v2.0.0") matches
@@ -153,36 +155,117 @@ def find_node(graph: nx.MultiDiGraph, name: str, label: str) -> str:
     NotFoundError
         No such node, or several (the message names them, or the closest names).
     """
-    nodes = [n for n in find_nodes(graph, name) if graph.nodes[n]["label"] == label]
-    if len(nodes) > 1:
-        own = [n for n in nodes if name_key(graph.nodes[n]["name"]) == name_key(name)]
-        nodes = own or nodes
-    if not nodes and label == "Release":
-        nodes = _releases_by_version(graph, name)
-    if len(nodes) == 1:
-        return nodes[0]
-    if nodes:
-        names = ", ".join(graph.nodes[n]["name"] for n in nodes)
-        raise NotFoundError(f"{name!r} names several {label} nodes: {names}; use the full name")
-    close = closest_names(graph, name, label)
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    raise NotFoundError(f"no {label} named {name!r}{hint}")
+    return resolve_node(graph, name, label)
 
 
-def _releases_by_version(graph: nx.MultiDiGraph, name: str) -> list[str]:
-    library, _, version = name.strip().rpartition(" ")
-    if not library:
-        return []
-    wanted = (name_key(library), _trimmed(version))
-    return sorted(n for n, d in graph.nodes(data=True) if d["label"] == "Release"
-                  and (name_key(d.get("library", "")), _trimmed(d.get("version", ""))) == wanted)
+# --------------------------------------------------------------------------- coverage
 
 
-def _trimmed(version: str) -> tuple:
-    key = list(version_key(version))
-    while len(key) > 1 and key[-1] == (0, 0, ""):
-        key.pop()
-    return tuple(key)
+@dataclass(frozen=True)
+class Coverage:
+    """What the graph knows of one release: the posts that announce it, the features listed."""
+
+    release: str
+    library: str
+    version: str
+    announced_by: tuple[str, ...]  # post URLs (ANNOUNCES)
+    features: int  # INTRODUCES edges: features some post lists for it
+
+    @property
+    def listed(self) -> bool:
+        """Whether some post lists the release's features."""
+        return self.features > 0
+
+
+def release_coverage(graph: nx.MultiDiGraph, release: str) -> Coverage:
+    """The :class:`Coverage` of the release node ``release``."""
+    data = graph.nodes[release]
+    announced = sorted(graph.nodes[u].get("url", u) for u, _, key in
+                       graph.in_edges(release, keys=True) if key == "ANNOUNCES")
+    features = sum(1 for _, _, key in graph.out_edges(release, keys=True)
+                   if key == "INTRODUCES")
+    return Coverage(data["name"], data.get("library", ""), str(data.get("version", "")),
+                    tuple(announced), features)
+
+
+def gap_line(coverage: Coverage, what: str = "") -> str | None:
+    """One line saying what the graph lacks about a release, or None when a post lists its
+    features. ``what`` ends the line: what cannot be known for that reason.
+
+    Examples
+    --------
+    >>> print(gap_line(Coverage("PyTorch 2.6", "PyTorch", "2.6", (), 0), "nothing to compare"))
+    no post in the graph announces PyTorch 2.6 or lists its features: nothing to compare
+    """
+    if coverage.listed:
+        return None
+    if coverage.announced_by:
+        posts = len(coverage.announced_by)
+        text = (f"{posts} post{'s' if posts > 1 else ''} in the graph announce"
+                f"{'' if posts > 1 else 's'} {coverage.release}, but none lists its features")
+    else:
+        text = f"no post in the graph announces {coverage.release} or lists its features"
+    return f"{text}: {what}" if what else text
+
+
+def _listing(names: list[str], limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" (+{len(names) - limit} more)" if len(names) > limit else "")
+
+
+def _library_releases(graph: nx.MultiDiGraph, library: str) -> list[str]:
+    """The release nodes of ``library`` (by name), in version order."""
+    node = node_id("Library", library)
+    releases = [n for _, n, key in graph.out_edges(node, keys=True) if key == "HAS_RELEASE"] \
+        if node in graph else []
+    return sorted(releases, key=lambda n: (version_key(str(graph.nodes[n].get("version", ""))),
+                                           n))
+
+
+def graph_coverage(graph: nx.MultiDiGraph) -> dict:
+    """How much of each library's history the graph's posts cover (``ptkg stats``).
+
+    Returns ``{"posts": N, "posts_without_facts": [urls], "libraries": [{"library",
+    "releases", "announced", "listed", "unlisted": [release names]}]}``: per library with
+    releases (PyTorch first, then by name), how many releases the graph knows, how many a post
+    announces (``ANNOUNCES``), how many have features some post lists (``INTRODUCES``), and
+    which have none; a post *without any fact* is a source of no relationship but
+    ``MENTIONS`` (it names entities, states nothing about them).
+    """
+    libraries = []
+    names = sorted((d["name"] for _, d in graph.nodes(data=True) if d.get("label") == "Library"),
+                   key=lambda n: (n != CORE_LIBRARY, n.casefold(), n))
+    for library in names:
+        releases = _library_releases(graph, library)
+        if not releases:
+            continue
+        covered = [release_coverage(graph, r) for r in releases]
+        libraries.append({
+            "library": library, "releases": len(covered),
+            "announced": sum(1 for c in covered if c.announced_by),
+            "listed": sum(1 for c in covered if c.listed),
+            "unlisted": [c.release for c in covered if not c.listed]})
+    with_facts = {url for _, _, key, data in graph.edges(keys=True, data=True)
+                  if key != "MENTIONS" for url in data.get("sources", [])}
+    posts = sorted(d.get("url", n) for n, d in graph.nodes(data=True) if d.get("label") == "Post")
+    return {"posts": len(posts), "posts_without_facts": [p for p in posts if p not in with_facts],
+            "libraries": libraries}
+
+
+def lifecycle_gaps(graph: nx.MultiDiGraph, history: list[Statement]) -> list[str]:
+    """Per library of ``history``: the releases from the feature's first one on whose features
+    no post lists (what they said of the feature is unknown), as one line each."""
+    lines = []
+    for library in sorted({s.library for s in history if s.library}):
+        first = min(version_key(s.version) for s in history if s.library == library)
+        unlisted = [graph.nodes[n]["name"] for n in _library_releases(graph, library)
+                    if version_key(str(graph.nodes[n].get("version", ""))) > first
+                    and not release_coverage(graph, n).listed]
+        if unlisted:
+            lines.append(f"no post in the graph lists the features of {_listing(unlisted)}: "
+                         f"what {'they' if len(unlisted) > 1 else 'it'} stated of this feature "
+                         "is not known")
+    return lines
 
 
 # --------------------------------------------------------------------------- lifecycle
@@ -251,7 +334,7 @@ def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
     libraries = sorted({graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
                         if key == "PART_OF"})
     return Lifecycle(data["name"], list(data.get("aliases", [])), data.get("stability"),
-                     libraries, history, changes(history))
+                     libraries, history, changes(history), lifecycle_gaps(graph, history))
 
 
 # --------------------------------------------------------------------------- diff
@@ -296,6 +379,11 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
                 as_of_a[feature] = (rank, stability, graph.nodes[release]["name"],
                                     _evidence(edge))
     diff = ReleaseDiff(ra["name"], rb["name"], library)
+    for node, what in ((node_b, f"the diff cannot show what {rb['name']} added or promoted"),
+                       (node_a, f"the diff cannot show what {rb['name']} dropped")):
+        line = gap_line(release_coverage(graph, node), what)
+        if line:
+            diff.gaps.append(line)
     for feature, edge in introduced_b.items():
         entry = DiffEntry(graph.nodes[feature]["name"], edge.get("stability"), _evidence(edge))
         if feature not in before:

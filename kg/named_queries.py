@@ -42,6 +42,15 @@ What the queries avoid, and why (found running each on both engines):
   hinted and means the same (names are never null).
 - Every RETURN item has an ``AS`` alias (the column names then agree), and a query that orders
   its rows orders them completely (tie-break keys), so both engines give the same order.
+
+Names resolve: a parameter whose note says it is a *name* ("a Release name", "a Hardware or
+Platform name", "an entity name, any label") is looked up before the query runs, through the
+one resolver (:class:`ptkg.explore.NameIndex`): any alias, case or ``v`` prefix gives the
+canonical name ("pytorch v2.0" runs as "PyTorch 2.0"), and a name the graph does not have is a
+:class:`~ptkg.explore.NotFoundError` naming the closest ones, not an empty table. A note that
+says *node label* or *relationship type* makes the value one of the graph's labels or types,
+whatever its case. :func:`query_gaps` says, in one line each, when the graph holds no post that
+announces a release a query asks about, or lists its features.
 """
 
 from __future__ import annotations
@@ -49,7 +58,8 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Mapping
+import weakref
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,6 +101,44 @@ class QueryParam:
     example: object
     note: str = ""
     optional: bool = False
+
+    @property
+    def kind(self) -> str | None:
+        """What the value is, from the note: ``name`` (of an entity), ``label`` (a node label),
+        ``type`` (a relationship type), ``stability`` (a level of the contract), or None.
+
+        Examples
+        --------
+        >>> QueryParam("release", "PyTorch 1.8", "a Release name").kind
+        'name'
+        >>> QueryParam("label", "Feature", "a node label: Library, Release").kind
+        'label'
+        """
+        note = self.note.casefold()
+        if re.search(r"\ba stability\b", note):
+            return "stability"
+        if re.search(r"\bnode label\b", note):
+            return "label"
+        if re.search(r"\brelationship type\b", note):
+            return "type"
+        if re.search(r"\bname\b", note) and isinstance(self.example, str):
+            return "name"
+        return None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The labels a name parameter's note names (``()``: any label).
+
+        Examples
+        --------
+        >>> QueryParam("hardware", "MPS", "a Hardware or Platform name").labels
+        ('Hardware', 'Platform')
+        """
+        from .schema import LABELS
+
+        if self.kind != "name":
+            return ()
+        return tuple(label for label in LABELS if re.search(rf"\b{label}\b", self.note))
 
     @property
     def cli_example(self) -> str:
@@ -386,9 +434,20 @@ def _coerce(query: NamedQuery, param: QueryParam, value: object) -> object:
     return value
 
 
-def run_named_query(store: Store, query: NamedQuery,
-                    params: Mapping[str, object]) -> tuple[list[str], list[list[object]]]:
+def run_named_query(store: Store, query: NamedQuery, params: Mapping[str, object], *,
+                    resolve: bool = True) -> tuple[list[str], list[list[object]]]:
     """Run a named query in a store (a graph file or Neo4j): the same text on either.
+
+    Parameters
+    ----------
+    store : Store
+        Where the graph is.
+    query : NamedQuery
+        The query.
+    params : Mapping[str, object]
+        The values given (see :func:`check_params`).
+    resolve : bool
+        Look name, label and type parameters up first (see :func:`resolve_params`).
 
     Returns
     -------
@@ -399,7 +458,279 @@ def run_named_query(store: Store, query: NamedQuery,
     ------
     QueryError
         Missing or unknown parameters (see :func:`check_params`), or the query cannot run.
+    NotFoundError
+        A name, label or type the graph does not have (the message lists the closest).
     StoreError
         The store cannot be reached.
     """
-    return store.query(query.text, check_params(query, params))
+    checked = check_params(query, params)
+    if resolve:
+        checked = resolve_params(store, query, checked)
+    return store.query(query.text, checked)
+
+
+def resolve_params(store: Store, query: NamedQuery,
+                   params: Mapping[str, object]) -> dict[str, object]:
+    """The values of ``params`` with every name, label and type parameter resolved.
+
+    A name becomes the canonical name of the node it names (of the labels its note gives); a
+    label or type becomes the graph's spelling. Nulls (optional parameters left out) and
+    values of other parameters are kept.
+
+    Raises
+    ------
+    NotFoundError
+        A name the graph does not have, or that names entities with different names; a label
+        or type the graph does not have (each message lists the closest).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ptkg.stores.networkx_store import GraphFileStore
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_node("Release:PyTorch 2.0", label="Release", name="PyTorch 2.0",
+    ...            library="PyTorch", version="2.0")
+    >>> resolve_params(GraphFileStore(graph=g), get_query("features-by-release"),
+    ...                {"release": "pytorch v2.0"})
+    {'release': 'PyTorch 2.0'}
+    """
+    from .explore import NotFoundError, closest_words
+
+    resolved = dict(params)
+    index = None
+    for param in query.params:
+        value = resolved.get(param.name)
+        if not isinstance(value, str) or param.kind is None:
+            continue
+        if index is None:
+            index = store_names(store)
+        if param.kind == "name":
+            resolved[param.name] = index.resolve_name(value, list(param.labels) or None)
+            continue
+        if param.kind == "stability":
+            from .schema import STABILITIES
+
+            known = list(STABILITIES)
+        else:
+            known = index.labels() if param.kind == "label" else store_types(store)
+        match = next((k for k in known if k.casefold() == value.casefold()), None)
+        if match is None:
+            close = closest_words(value, known)
+            hint = f"; closest: {', '.join(close)}" if close else ""
+            what = {"label": "label", "type": "relationship type",
+                    "stability": "stability"}[param.kind]
+            where = "the contract" if param.kind == "stability" else "the graph"
+            raise NotFoundError(f"{where} has no {what} {value!r}{hint}")
+        resolved[param.name] = match
+    return resolved
+
+
+_STORE_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def store_names(store: Store):
+    """The :class:`~ptkg.explore.NameIndex` of a store's graph: the graph's own, kept while
+    it lives, for a graph file; read once with :data:`~ptkg.explore.NAMES_QUERY` (and kept
+    with the store) for a server."""
+    from .explore import NAMES_QUERY, NameIndex, name_index
+    from .stores.networkx_store import GraphFileStore
+
+    if isinstance(store, GraphFileStore):
+        return name_index(store.graph())
+    cached = _STORE_NAMES.get(store)
+    if cached is None:
+        columns, rows = store.query(NAMES_QUERY, {})
+        cached = NameIndex.from_rows(dict(zip(columns, row, strict=True)) for row in rows)
+        _STORE_NAMES[store] = cached
+    return cached
+
+
+def store_types(store: Store) -> list[str]:
+    """The relationship types of a store's graph, sorted."""
+    from .stores.indexes import graph_index
+    from .stores.networkx_store import GraphFileStore
+
+    if isinstance(store, GraphFileStore):
+        return graph_index(store.graph()).relationship_types()
+    from .schema import RELATION_TYPES
+
+    columns, rows = store.query("MATCH (a)-[r]->(b) RETURN DISTINCT type(r) AS type", {})
+    return sorted({str(row[0]) for row in rows} | set(RELATION_TYPES))
+
+
+#: For each query, what its release parameter's gap makes unknown.
+_GAP_WORDS = {
+    "features-by-release": "the features it introduced are not known",
+    "stability-counts": "the features it introduced are not known",
+    "released-with": "the library releases shipped with it are not known",
+    "deprecations": "what it deprecated or removed is not known",
+}
+
+
+def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
+               rows: Sequence[object] | None = None) -> list[str]:
+    """One line for each release a query asks about that no post of the graph announces or
+    lists the features of (the rows cannot show what the graph lacks); ``[]`` otherwise.
+
+    ``params`` are resolved values (see :func:`resolve_params`); ``rows``, the query's rows when
+    known (``released-with`` rows read from a library's own post need no note). Only the queries
+    of :data:`_GAP_WORDS` ask about one release.
+    """
+    words = _GAP_WORDS.get(query.name)
+    release = params.get("release")
+    if words is None or not isinstance(release, str) or (rows and query.name == "released-with"):
+        return []
+    from .lifecycle import Coverage, gap_line, release_coverage
+    from .stores.networkx_store import GraphFileStore
+
+    if isinstance(store, GraphFileStore):
+        nodes = store_names(store).find(release, ["Release"])
+        if not nodes:
+            return []
+        coverage = release_coverage(store.graph(), nodes[0])
+    else:
+        _, posts = store.query("MATCH (p:Post)-[:ANNOUNCES]->(r:Release) WHERE r.name = $name "
+                               "RETURN p.url AS url", {"name": release})
+        _, features = store.query("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name "
+                                  "= $name RETURN COUNT(f) AS features", {"name": release})
+        coverage = Coverage(release, "", "", tuple(sorted(str(r[0]) for r in posts)),
+                            int(features[0][0]) if features else 0)
+    if query.name == "released-with":
+        if coverage.announced_by:
+            return []
+        return [f"no post in the graph announces {release}: {words}"]
+    line = gap_line(coverage, words)
+    return [line] if line else []
+
+
+# ---------------------------------------------------------------------------- any Cypher
+
+_STRINGS_AND_COMMENTS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|//[^\n]*|/\*.*?\*/',
+                                   re.DOTALL)
+_NODE_LABELS = re.compile(r"\(\s*[A-Za-z_]\w*\s*:\s*(`?\w+`?(?:\s*\|\s*`?\w+`?)*)|"
+                          r"\(\s*:\s*(`?\w+`?(?:\s*\|\s*`?\w+`?)*)")
+_REL_TYPES = re.compile(r"\[\s*[A-Za-z_]?\w*\s*:\s*(`?\w+`?(?:\s*\|\s*`?\w+`?)*)")
+_NAME_EQUALS = re.compile(r"\b([A-Za-z_]\w*)\.name\s*=\s*\$([A-Za-z_]\w*)|"
+                          r"\$([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\.name\b")
+_INLINE_NAME = re.compile(r"\(\s*([A-Za-z_]\w*)?\s*(?::\s*([\w|]+))?\s*\{[^}]*\bname\s*:\s*"
+                          r"\$([A-Za-z_]\w*)")
+_VAR_LABELS = re.compile(r"\(\s*([A-Za-z_]\w*)\s*:\s*(\w+(?:\s*\|\s*\w+)*)")
+
+
+def _words(pattern: re.Pattern, text: str) -> list[str]:
+    found = []
+    for match in pattern.finditer(text):
+        group = next(g for g in match.groups() if g)
+        found += [w.strip().strip("`") for w in group.split("|")]
+    return found
+
+
+def cypher_vocabulary(cypher: str) -> tuple[list[str], list[str]]:
+    """The node labels and relationship types a Cypher text names (strings, comments left out).
+
+    Examples
+    --------
+    >>> cypher_vocabulary('MATCH (n:Feeture)<-[:INTRODUCES|PART_OF]-(:Release) '
+    ...                   'WHERE n.name = "(x:Y)" RETURN n')
+    (['Feeture', 'Release'], ['INTRODUCES', 'PART_OF'])
+    """
+    text = _STRINGS_AND_COMMENTS.sub('""', cypher)
+    return _words(_NODE_LABELS, text), _words(_REL_TYPES, text)
+
+
+def cypher_warnings(store: Store, cypher: str) -> list[str]:
+    """A line for each label or relationship type of ``cypher`` that the store's graph does
+    not have, naming the closest ones (a query with one finds nothing: it is a typo)."""
+    from .explore import unknown_words
+
+    labels, types = cypher_vocabulary(cypher)
+    if not labels and not types:
+        return []
+    lines = []
+    if labels:
+        lines += unknown_words(labels, store_names(store).labels(), "label")
+    if types:
+        lines += unknown_words(types, store_types(store), "relationship type")
+    return lines
+
+
+def cypher_name_params(cypher: str) -> dict[str, tuple[str, ...]]:
+    """The parameters a Cypher text compares with a node's ``name``, and that node's labels
+    (``()``: any): ``WHERE x.name = $p``, ``coalesce(x.name, "") = $p``, ``{name: $p}``.
+
+    Examples
+    --------
+    >>> cypher_name_params('MATCH (r:Release)-[:SUPPORTS]->(h) WHERE r.name = $r '
+    ...                    'AND h.name = $h AND h.kind = $k RETURN r.name')
+    {'r': ('Release',), 'h': ()}
+    """
+    from .stores.compiled import Attr, Func, Param, Unsupported, parse
+
+    try:
+        query = parse(cypher)
+    except (Unsupported, RecursionError):
+        return _regex_name_params(cypher)
+    labels = {n.var: tuple(sorted(n.labels)) for n in query.nodes}
+    found: dict[str, tuple[str, ...]] = {}
+    for node in query.nodes:
+        for key, value in node.props:
+            if key == "name" and isinstance(value, Param):
+                found[value.name] = tuple(sorted(node.labels))
+    for cmp in _comparisons(query.where):
+        sides = [(cmp.left, cmp.right), (cmp.right, cmp.left)]
+        for side, other in sides:
+            if not isinstance(other, Param) or cmp.op != "==" or not cmp.should_be:
+                continue
+            attr = side
+            if isinstance(side, Func) and side.name == "coalesce":
+                attr = side.args[0]
+            if isinstance(attr, Attr) and attr.prop == "name" and attr.var in labels:
+                found[other.name] = labels[attr.var]
+    return found
+
+
+def _comparisons(cond) -> list:
+    from .stores.compiled import BoolOp, Cmp
+
+    if isinstance(cond, BoolOp):
+        return _comparisons(cond.left) + _comparisons(cond.right)
+    return [cond] if isinstance(cond, Cmp) and cond.op != "in" else []
+
+
+def _regex_name_params(cypher: str) -> dict[str, tuple[str, ...]]:
+    text = _STRINGS_AND_COMMENTS.sub('""', cypher)
+    labels = {m.group(1): tuple(sorted(w.strip() for w in m.group(2).split("|")))
+              for m in _VAR_LABELS.finditer(text)}
+    found: dict[str, tuple[str, ...]] = {}
+    for match in _NAME_EQUALS.finditer(text):
+        var, param = (match.group(1), match.group(2)) if match.group(1) else (
+            match.group(4), match.group(3))
+        found[param] = labels.get(var, ())
+    for match in _INLINE_NAME.finditer(text):
+        node_labels = tuple(sorted(w.strip() for w in (match.group(2) or "").split("|") if w))
+        found[match.group(3)] = node_labels
+    return found
+
+
+def resolve_query_params(store: Store, cypher: str,
+                         params: Mapping[str, object]) -> dict[str, object]:
+    """``params`` with each string compared to a node's name (:func:`cypher_name_params`)
+    replaced by the canonical name it resolves to.
+
+    Raises
+    ------
+    NotFoundError
+        A name the graph does not have (the message lists the closest).
+    """
+    names = cypher_name_params(cypher)
+    resolved = dict(params)
+    wanted = [p for p in names if isinstance(resolved.get(p), str)]
+    if not wanted:
+        return resolved
+    index = store_names(store)
+    for param in wanted:
+        labels = [label for label in names[param] if label in index.labels()] or None
+        if names[param] and labels is None:
+            continue  # a label the graph does not have: the query warns, nothing to resolve
+        resolved[param] = index.resolve_name(str(resolved[param]), labels)
+    return resolved

@@ -64,6 +64,7 @@ class LibraryTimeline:
 
     library: str
     releases: list[TimelineRelease] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)  # the releases no post lists features of
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -100,10 +101,35 @@ def timeline(graph: nx.MultiDiGraph, library: str | None = None, *,
     for node in libraries:
         releases = _ordered_releases(graph, node)
         if releases or library is not None:
-            lanes.append(LibraryTimeline(
-                graph.nodes[node]["name"],
-                [_release(graph, r, headline_limit) for r in releases]))
+            drawn = [_release(graph, r, headline_limit) for r in releases]
+            lanes.append(LibraryTimeline(graph.nodes[node]["name"], drawn,
+                                         timeline_gaps(graph.nodes[node]["name"], drawn)))
     return lanes
+
+
+def timeline_gaps(library: str, releases: list[TimelineRelease]) -> list[str]:
+    """One line naming the releases of ``library`` whose features no post of the graph lists
+    (their headlines are unknown, not empty); none when every release is listed.
+
+    Examples
+    --------
+    >>> r = TimelineRelease("PyTorch 2.6", "Release:PyTorch 2.6", "PyTorch", "2.6", None, None,
+    ...                     None, (), (), 0, ())
+    >>> timeline_gaps("PyTorch", [r])
+    ['PyTorch: no post in the graph lists the features of 1 of 1 releases (2.6, none \
+announced)']
+    """
+    unlisted = [r for r in releases if not r.feature_count]
+    if not unlisted:
+        return []
+    versions = [r.version or r.name for r in unlisted]
+    shown = ", ".join(versions[:12]) + (f" (+{len(versions) - 12} more)" if len(versions) > 12
+                                        else "")
+    unannounced = sum(1 for r in unlisted if not r.announced_by)
+    announced = ("none announced" if unannounced == len(unlisted) else
+                 f"{len(unlisted) - unannounced} announced without a feature list")
+    return [f"{library}: no post in the graph lists the features of {len(unlisted)} of "
+            f"{len(releases)} releases ({shown}, {announced})"]
 
 
 def _library_order(name: str) -> tuple:

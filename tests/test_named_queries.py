@@ -503,3 +503,49 @@ def test_cli_queries_help_has_an_example(args):
     result = run(*args, "-h", catch=False)
     assert result.exit_code == 0
     assert "Example:\n" in result.output
+
+
+# --------------------------------------------------------------------------- issue 13: new queries
+
+
+def test_issue13_deprecations_lists_what_releases_deprecate_and_remove(store):
+    rows = as_dicts(run_named_query(store, get_query("deprecations"), {}))
+    assert [(r["release"], r["change"], r["label"], r["name"]) for r in rows] == [
+        ("PyTorch 2.2", "DEPRECATES", "Platform", "macOS x86"),
+        ("torchvision 0.6", "REMOVES", "Release", "Python 2")]
+    assert all(len(r["sentences"]) == len(r["posts"]) >= 1 for r in rows)
+    assert rows[1]["posts"] == [URL_LIBRARIES]
+
+
+def test_issue13_deprecations_of_one_release(store):
+    rows = as_dicts(run_named_query(store, get_query("deprecations"), {"release": "v2.2"}))
+    assert [r["name"] for r in rows] == ["macOS x86"]
+    assert "deprecating macOS x86 support" in rows[0]["sentences"][0]
+
+
+@pytest.mark.parametrize(("release", "stability", "features"), [
+    ("PyTorch 1.10", "Stable", ["ZeroRedundancyOptimizer", "torch.fx"]),
+    ("PyTorch 1.10", "beta", ["CUDA Graphs"]),
+    ("PyTorch 1.8", "Prototype", ["ZeroRedundancyOptimizer"]),
+    ("PyTorch 2.8", "API-Unstable", ["Control Flow Operator Library"]),
+    ("PyTorch 1.9", "Prototype", []),
+])
+def test_issue13_features_by_stability(store, release, stability, features):
+    rows = as_dicts(run_named_query(store, get_query("features-by-stability"),
+                                    {"release": release, "stability": stability}))
+    assert [r["feature"] for r in rows] == features
+    assert {r["stability"] for r in rows} <= {stability.capitalize(), stability}
+
+
+@pytest.mark.parametrize(("query", "kinds"), [
+    ("features-by-release", {"release": ("name", ("Release",))}),
+    ("hardware-support", {"hardware": ("name", ("Hardware", "Platform"))}),
+    ("neighbors", {"name": ("name", ())}),
+    ("top-mentioned", {"label": ("label", ()), "limit": (None, ())}),
+    ("evidence", {"source": ("name", ()), "target": ("name", ()), "type": ("type", ())}),
+    ("features-by-stability", {"release": ("name", ("Release",)),
+                               "stability": ("stability", ())}),
+    ("deprecations", {"release": ("name", ("Release",))}),
+])
+def test_issue13_param_kind_read_from_the_note(query, kinds):
+    assert {p.name: (p.kind, p.labels) for p in get_query(query).params} == kinds

@@ -50,17 +50,29 @@ Differs from Neo4j
 
 from __future__ import annotations
 
+import os
 import re
 import weakref
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import networkx as nx
-from grandcypher import GrandCypherExecutor, GrandCypherTransformer, _GrandCypherGrammar
-from lark import Token, Tree
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
 
-from ptkg.cypher import bind_params, row_sort_key, sort_key
+from ptkg.cypher import bind_params, row_sort_key
 from ptkg.errors import QueryError
+
+from .compiled import EMPTY_AGGREGATES, Unsupported, clear_plans, plain_value, run_compiled
+from .indexes import clear_indexes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from grandcypher import GrandCypherExecutor
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput
+
+#: ``PTKG_ENGINE=grand-cypher`` turns the compiled executor off (to compare, or to bench);
+#: ``PTKG_ENGINE=compiled`` lets a fault of the compiled executor raise (tests) instead of
+#: falling back to grand-cypher.
+ENGINE_VARIABLE = "PTKG_ENGINE"
 
 _LABELS = "__labels__"
 
@@ -71,7 +83,7 @@ _UNSUPPORTED_WORDS = {"OPTIONAL", "WITH", "UNWIND", "UNION", "CALL", "CREATE", "
 
 _UPPER_CASE_ONLY = {"COUNT", "SUM", "AVG", "MIN", "MAX", "COLLECT", "EXISTS"}
 
-_EMPTY_AGGREGATES = {"COUNT": 0, "SUM": 0, "COLLECT": []}
+_EMPTY_AGGREGATES = EMPTY_AGGREGATES
 
 def run_query(
     graph: nx.MultiDiGraph, query: str, params: Mapping[str, object] | None = None
@@ -112,6 +124,24 @@ def run_query(
     ...           {"release": "PyTorch 1.8"})
     (['f.name', 'i.stability'], [['torch.fx', 'Beta']])
     """
+    engine = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if engine != "grand-cypher":
+        try:
+            return run_compiled(graph, query, params)
+        except QueryError:
+            raise
+        except Unsupported:
+            pass
+        except Exception:  # a fault of the compiled executor: grand-cypher still answers
+            if engine == "compiled":
+                raise
+    return run_on_grand_cypher(graph, query, params)
+
+
+def run_on_grand_cypher(
+    graph: nx.MultiDiGraph, query: str, params: Mapping[str, object] | None = None
+) -> tuple[list[str], list[list[object]]]:
+    """Run a query on grand-cypher itself (what :func:`run_query` falls back to)."""
     tree = _parse(bind_params(query, params or {}))
     executor = _plan(query_view(graph), tree)
     kinds = _return_item_kinds(tree)
@@ -153,8 +183,10 @@ def query_view(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return view
 
 def clear_query_cache() -> None:
-    """Forget every cached query view (see :func:`query_view`)."""
+    """Forget every cached query view (see :func:`query_view`), index and plan."""
     _VIEWS.clear()
+    clear_indexes()
+    clear_plans()
 
 def _build_view(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """Copy ``graph`` in sorted order with ``__labels__`` on every node and edge."""
@@ -171,6 +203,9 @@ def _build_view(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 def _parse(query: str) -> Tree:
     """Parse ``query`` with grand-cypher's grammar; reject named paths."""
+    from grandcypher import _GrandCypherGrammar
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree = _GrandCypherGrammar.parse(query)
     except UnexpectedInput as exc:
@@ -183,6 +218,8 @@ def _parse(query: str) -> Tree:
 
 def _syntax_message(exc: UnexpectedInput, query: str) -> str:
     """A one-line message for a lark parse error: where, what, and a hint."""
+    from lark.exceptions import UnexpectedEOF
+
     position = exc.pos_in_stream
     if isinstance(exc, UnexpectedEOF) or position is None or not 0 <= position < len(query):
         text = query.rstrip()
@@ -212,6 +249,9 @@ def _plan(view: nx.MultiDiGraph, tree: Tree) -> GrandCypherExecutor:
     ``_aggregate_functions``, ``_entity2alias``, ``_distinct``, ``_order_by``, ``_skip``,
     ``_limit``); pyproject pins grand-cypher below 2 and the tests cover each of them.
     """
+    from grandcypher import GrandCypherTransformer
+    from lark.exceptions import VisitError
+
     transformer = GrandCypherTransformer(view)
     try:
         transformer.transform(tree)
@@ -244,6 +284,8 @@ def _column_keys(kinds: list[bool], executor: GrandCypherExecutor) -> list[str]:
 
 def _return_item_kinds(tree: Tree) -> list[bool]:
     """For each item of the main RETURN clause: is it an aggregate?"""
+    from lark import Tree
+
     query = tree.children[0]
     clause = next(c for c in query.children if isinstance(c, Tree) and c.data == "return_clause")
     return [
@@ -254,6 +296,8 @@ def _return_item_kinds(tree: Tree) -> list[bool]:
 
 def _variable_length_edges(tree: Tree) -> set[str]:
     """Names of the relationship variables with a ``*`` length (their values are lists)."""
+    from lark import Token
+
     names = set()
     for edge in tree.find_data("edge_match"):
         tokens = list(edge.scan_values(lambda value: isinstance(value, Token)))
@@ -289,15 +333,7 @@ def _collect_rows(raw: dict, keys: list[str], lists: set[str]) -> list[list[obje
         rows.append([_as_list(v) if k in lists else v for k, v in zip(keys, row, strict=True)])
     return rows
 
-def _plain(value: object) -> object:
-    """A fresh, JSON-like copy: no ``__labels__``, sorted dict keys, sets as sorted lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(value[k]) for k in sorted(value, key=str) if k != _LABELS}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(item) for item in value), key=sort_key)
-    return value
+_plain = plain_value
 
 def _as_list(value: object) -> object:
     """A variable-length relationship is a list, even when it matched one hop."""

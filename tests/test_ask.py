@@ -1,0 +1,129 @@
+"""Issue 13: ``ptkg ask`` maps plain-English questions onto the named queries.
+
+``tests/data/questions.jsonl`` was written before the mapper (``ptkg.ask``): each question with
+the named query and the parameters it should get; ``questions_heldout.jsonl`` after it. Every
+question is a test, and the accuracy of each set must be at least 90% (the README reports the
+first score and the current one). On the hand-made graph, whose names the mapper links.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ptkg
+from ptkg.ask import SHAPES, QuestionMapper, closest_shapes, score_questions
+from ptkg.cli import main
+from ptkg.explore import name_index
+from ptkg.graph import read_graph
+from ptkg.named_queries import load_queries
+
+DATA = Path(__file__).resolve().parent / "data"
+QUESTIONS = [json.loads(line) for line in (DATA / "questions.jsonl").read_text(
+    encoding="utf8").splitlines() if line.strip()]
+HELDOUT = [json.loads(line) for line in (DATA / "questions_heldout.jsonl").read_text(
+    encoding="utf8").splitlines() if line.strip()]
+
+
+def run(*args, catch: bool = True):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch)
+
+
+@pytest.fixture(scope="module")
+def mapper(handmade_graph_file) -> QuestionMapper:
+    return ptkg.open(handmade_graph_file).mapper()
+
+
+def test_issue13_question_set_covers_every_named_query():
+    assert len(QUESTIONS) >= 60
+    mapped = [q for q in QUESTIONS if q["query"]]
+    assert len(mapped) >= 60
+    assert {q["query"] for q in mapped} == set(load_queries())
+    assert set(SHAPES) == set(load_queries())
+
+
+@pytest.mark.parametrize("item", QUESTIONS + HELDOUT, ids=[q["question"] for q in
+                                                           QUESTIONS + HELDOUT])
+def test_issue13_question_maps_to_its_query_and_params(mapper, item):
+    found = mapper.map(item["question"])
+    assert (found.query, found.params if found.query else {}) == (item["query"], item["params"])
+
+
+@pytest.mark.parametrize("questions", [QUESTIONS, HELDOUT], ids=["questions", "heldout"])
+def test_issue13_mapping_accuracy_at_least_90_percent(mapper, questions):
+    accuracy, wrong = score_questions(mapper, questions)
+    assert accuracy >= 0.9, [(item["question"], found.query, found.params)
+                             for item, found in wrong]
+
+
+@pytest.mark.parametrize("item", [q for q in QUESTIONS if q["query"]],
+                         ids=[q["question"] for q in QUESTIONS if q["query"]])
+def test_issue13_expected_params_run(handmade_graph_file, item):
+    """The question set's parameters are valid names of the graph: each query runs."""
+    result = ptkg.open(handmade_graph_file).run(item["query"], item["params"])
+    assert result.columns
+
+
+def test_issue13_mapping_is_deterministic(handmade_graph_file):
+    index = name_index(read_graph(handmade_graph_file))
+    first, second = QuestionMapper(index), QuestionMapper(index)
+    for item in QUESTIONS:
+        assert first.map(item["question"]).to_dict() == second.map(item["question"]).to_dict()
+
+
+def test_issue13_unmapped_question_gets_three_shapes(mapper):
+    found = mapper.map("Write me a poem about tensors")
+    assert found.query is None
+    assert len(found.closest) == 3 and all(shape in {s["example"] for s in SHAPES.values()}
+                                           for shape in found.closest)
+    assert closest_shapes("what is new", 1) == ["What's new in PyTorch 1.8?"]
+
+
+def test_issue13_cli_ask_prints_query_rows_and_evidence(handmade_graph_file):
+    result = run("ask", "What became stable in 1.10?", "--graph", handmade_graph_file,
+                 catch=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == ('query: ptkg queries run features-by-stability --param '
+                        'release="PyTorch 1.10" --param stability="Stable"')
+    assert lines[1].split() == ["feature", "stability", "latest_stability"]
+    assert [line.split()[0] for line in lines[3:5]] == ["ZeroRedundancyOptimizer", "torch.fx"]
+    assert lines[5] == "evidence:"
+    assert lines[6].startswith("  row 1: PyTorch 1.10 -[INTRODUCES]-> ZeroRedundancyOptimizer: ")
+    assert lines[6].endswith("https://pytorch.org/blog/pytorch-1.10-released/")
+
+
+def test_issue13_cli_ask_json(handmade_graph_file):
+    result = run("ask", "Which posts mention torch.fx?", "--graph", handmade_graph_file,
+                 "--format", "json", catch=False)
+    data = json.loads(result.stdout)
+    assert (data["mapped"], data["query"], data["params"]) == (True, "posts-about",
+                                                               {"name": "torch.fx"})
+    assert {row["url"] for row in data["result"]["rows"]} >= {
+        "https://pytorch.org/blog/pytorch-1.8-released/"}
+
+
+def test_issue13_cli_ask_unmapped_exits_1(handmade_graph_file):
+    result = run("ask", "What is the weather in Paris?", "--graph", handmade_graph_file)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "I can't map this question. The closest question shapes:"
+    assert len(lines) == 4 and all(line.startswith("  ") for line in lines[1:])
+
+
+def test_issue13_cli_ask_unknown_release_is_an_error(handmade_graph_file):
+    """Mapped, but the graph has no such release: an error with the closest, exit 1."""
+    result = run("ask", "What's new in PyTorch 9.9?", "--graph", handmade_graph_file)
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: no Release named 'PyTorch 9.9' in the graph")
+
+
+def test_issue13_ask_doctests():
+    import doctest
+
+    import ptkg.ask
+
+    assert doctest.testmod(ptkg.ask).failed == 0
