@@ -14,6 +14,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import anyio
@@ -106,6 +107,24 @@ async def check_session(client, graph_file) -> None:
     assert not (await client.call_tool("neighbors", {"name": "torch.fx"})).is_error
 
 
+def run_in_own_thread(session) -> None:
+    """Run an async client session in a thread of its own, with its own event loop: the
+    browser tests' playwright leaves an asyncio loop running in the main thread."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            anyio.run(session)
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
 def test_issue13_mcp_over_stdio(handmade_graph_file):
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "ptkg.cli", "mcp", "--graph",
@@ -116,7 +135,7 @@ def test_issue13_mcp_over_stdio(handmade_graph_file):
             async with Client(params) as client:
                 await check_session(client, handmade_graph_file)
 
-    anyio.run(session)
+    run_in_own_thread(session)
 
 
 def free_port() -> int:
@@ -172,7 +191,7 @@ def test_issue13_mcp_over_streamable_http(http_server, handmade_graph_file):
             async with Client(f"http://{HOST}:{http_server}/mcp") as client:
                 await check_session(client, handmade_graph_file)
 
-    anyio.run(session)
+    run_in_own_thread(session)
 
 
 def test_issue13_mcp_http_binds_loopback_only(http_server):
