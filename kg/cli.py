@@ -191,12 +191,20 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
         ptkg build ../shared/corpus/pytorch_blog.jsonl --graph out/graph.json --jobs 2
         ptkg build ../shared/corpus/ --graph out/graph.json --no-cache
     """
-    from .build import build as run_build
-    from .records import SkipReport
-
     if is_server(graph_path):
         raise click.UsageError("build writes a graph file: give --graph PATH, then load it "
                                "with `ptkg neo4j load`")
+    _build_and_report(inputs, graph_path, model=model, jobs=jobs, strict=strict,
+                      report_path=report_path, progress=progress, cache=cache,
+                      cache_dir=cache_dir)
+
+
+def _build_and_report(inputs, graph_path, *, model, jobs, strict, report_path, progress,
+                      cache, cache_dir) -> None:
+    """Run a build with a progress bar and print what it wrote and skipped (build, sync)."""
+    from .build import build as run_build
+    from .records import SkipReport
+
     bar = None
     skips = SkipReport(strict=strict)
 
@@ -213,8 +221,10 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
     finally:  # the skipped rows are reported when the build fails too: they may be why
         if bar is not None:
             bar.close()
-        for skip in skips.skips[:10]:
-            click.echo(f"skipped {skip}", err=True)
+        _echo_skips(skips.skips, report_path)
+        if skips.duplicates:
+            click.echo(f"read {skips.duplicates} posts twice (same url, same text): kept the "
+                       f"first", err=True)
         if report_path:
             _write_report(report_path, skips.skips)
     if summary.cache is not None and summary.cache.invalid:
@@ -231,6 +241,18 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
     _echo_counts(summary.nodes, summary.edges)
 
 
+#: How many skipped rows a build prints; the rest are counted (all go to --report).
+SHOWN_SKIPS = 10
+
+
+def _echo_skips(skipped: list, report_path: str | None) -> None:
+    for skip in skipped[:SHOWN_SKIPS]:
+        click.echo(f"skipped {skip}", err=True)
+    if len(skipped) > SHOWN_SKIPS:
+        where = f"all in {report_path}" if report_path else "--report FILE lists them all"
+        click.echo(f"... and {len(skipped) - SHOWN_SKIPS} more skipped ({where})", err=True)
+
+
 def _write_report(path: str, skipped: list) -> None:
     from .files import write_atomic
 
@@ -243,6 +265,91 @@ def _write_report(path: str, skipped: list) -> None:
 def _echo_counts(nodes: dict[str, int], edges: dict[str, int]) -> None:
     click.echo("nodes: " + ", ".join(f"{k} {v}" for k, v in nodes.items()))
     click.echo("edges: " + ", ".join(f"{k} {v}" for k, v in edges.items()))
+
+
+def fetch_options(function):
+    """``SOURCE --out --delay --retries --limit``: what ``fetch`` and ``sync`` read and how."""
+    options = [
+        click.argument("source"),
+        click.option("--out", "out_dir", default="out/pages", show_default=True,
+                     type=click.Path(file_okay=False),
+                     help="The folder of the saved pages and their manifest."),
+        click.option("--delay", default=1.0, show_default=True, type=click.FloatRange(0),
+                     help="Seconds between two requests to one host (robots.txt may ask more)."),
+        click.option("--retries", default=3, show_default=True, type=click.IntRange(0),
+                     help="Retries of a 429, a 5xx or a broken connection, with backoff."),
+        click.option("--limit", type=click.IntRange(1),
+                     help="Fetch at most this many posts (the first ones listed)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _fetch_and_report(source: str, out_dir: str, delay: float, retries: int,
+                      limit: int | None):
+    """Run a fetch and print what it did; the failed pages one per line on stderr."""
+    from .fetch import Politeness, fetch
+
+    summary = fetch(source, out_dir, politeness=Politeness(delay=delay, retries=retries),
+                    limit=limit)
+    for url, why in summary.failed:
+        click.echo(f"failed {url}: {why}", err=True)
+    for url in summary.disallowed:
+        click.echo(f"not fetched {url}: disallowed by robots.txt", err=True)
+    click.echo(f"fetched {source} into {out_dir}: {summary.listed} posts listed, "
+               f"{len(summary.new)} new, {len(summary.changed)} changed, "
+               f"{len(summary.unchanged)} unchanged, {len(summary.failed)} failed, "
+               f"{len(summary.disallowed)} disallowed ({summary.requests} requests, "
+               f"{summary.seconds:.1f}s)")
+    if summary.listed and len(summary.failed) + len(summary.disallowed) == summary.listed:
+        raise click.ClickException(f"{source}: no page could be fetched")
+    return summary
+
+
+@main.command()
+@fetch_options
+@translate_errors
+def fetch(source, out_dir, delay, retries, limit) -> None:
+    """Save the page of every post a feed or sitemap lists (a URL or a saved file).
+
+    Politely (robots.txt, a delay per host, retries with backoff) and incrementally: a rerun
+    asks only for what changed (ETag, Last-Modified) and goes on where a killed one stopped.
+
+    \b
+    Example:
+        ptkg fetch https://pytorch.org/feed/ --out out/pages
+        ptkg build out/pages --graph out/graph.json
+    """
+    _fetch_and_report(source, out_dir, delay, retries, limit)
+
+
+@main.command()
+@fetch_options
+@output_graph_option
+@click.option("--model", default="en_core_web_sm", show_default=True,
+              help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components alone.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+              help="Extraction processes; the graph is the same for any number.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar (default: when stderr is a terminal).")
+@translate_errors
+def sync(source, out_dir, delay, retries, limit, graph_path, model, jobs, progress) -> None:
+    """Fetch what a feed or sitemap lists, then rebuild the graph from the saved pages.
+
+    Only new and changed pages are downloaded, and only their posts are extracted again (the
+    others come from the build cache), so a sync after one new post takes seconds.
+
+    \b
+    Example:
+        ptkg sync https://pytorch.org/feed/ --out out/pages --graph out/graph.json
+    """
+    if is_server(graph_path):
+        raise click.UsageError("sync writes a graph file: give --graph PATH, then load it "
+                               "with `ptkg neo4j load`")
+    _fetch_and_report(source, out_dir, delay, retries, limit)
+    _build_and_report([out_dir], graph_path, model=model, jobs=jobs, strict=False,
+                      report_path=None, progress=progress, cache=True, cache_dir=None)
 
 
 @main.command()

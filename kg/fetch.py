@@ -360,8 +360,7 @@ def _fetch_page(url: str, folder: Path, manifest: dict[str, PageRecord], session
     name = known.file if known is not None else _file_name(url, manifest)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(folder / name, response.content.decode(response.encoding or "utf-8",
-                                                             errors="replace"))
+        write_atomic(folder / name, response.content)  # as served: the reader finds the charset
     except OSError as error:
         raise FetchError(f"{folder / name}: cannot write the page ({error.strerror})") from None
     manifest[url] = PageRecord(

@@ -29,8 +29,9 @@ STALE_SECONDS = 3600
 _HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:40]
 
 
-def write_atomic(path: str | Path, text: str, *, fsync: bool = True) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) in one step; on any failure the old file stays.
+def write_atomic(path: str | Path, text: str | bytes, *, fsync: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, or bytes as they are) in one step; on any failure
+    the old file stays.
 
     The new file keeps the permissions of the file it replaces (a new one gets those the umask
     gives). ``fsync=False`` skips the flush to disk, for files whose loss costs nothing but a
@@ -47,9 +48,10 @@ def write_atomic(path: str | Path, text: str, *, fsync: bool = True) -> None:
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-{_HOST}.", suffix=".tmp",
                                     dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf8") as file:
+        data = text.encode("utf8") if isinstance(text, str) else text
+        with os.fdopen(handle, "wb") as file:
             os.fchmod(file.fileno(), _file_mode(path))  # mkstemp's 0600 would hide it from others
-            file.write(text)
+            file.write(data)
             if fsync:
                 file.flush()
                 os.fsync(file.fileno())

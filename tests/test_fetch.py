@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ptkg.fetch import MANIFEST, USER_AGENT, FetchError, Politeness, fetch, read_manifest
+from ptkg.graph import read_graph
 
 FAST = Politeness(delay=0.0, retries=2, backoff=0.01, timeout=5.0)
 
@@ -266,3 +267,72 @@ def test_fetch_rejects_a_sitemap_with_entities(tmp_path):
     path.write_bytes(bomb)
     with pytest.raises(FetchError, match="lists no post"):
         fetch(str(path), tmp_path / "out", politeness=FAST)
+
+
+# --------------------------------------------------------------------------- the commands
+
+WORDPRESS_PAGE = Path(__file__).parent / "data" / "corpus" / "html" / "pytorch2-2.wordpress.html"
+
+
+def ptkg(*args):
+    from click.testing import CliRunner
+
+    from ptkg.cli import main
+
+    return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+def article(version: str) -> bytes:
+    """A release post long enough for an article extractor to take it for one."""
+    paragraphs = "".join(
+        f"<p>{text}</p>" for text in (
+            f"We are excited to announce the release of PyTorch {version}. This release is "
+            "composed of many commits from contributors all over the world.",
+            "The release adds improvements to the compiler, to distributed training and to "
+            "mobile deployment, along with many fixes to the documentation.",
+            "Along with this release we are publishing updates to the domain libraries; as "
+            "always, we welcome feedback from the community on the forums and on GitHub."))
+    return (f"<html><head><title>PyTorch {version} released</title></head><body><article>"
+            f"<h1>PyTorch {version} released</h1>{paragraphs}</article></body></html>").encode()
+
+
+def test_fetch_command_prints_what_it_did(site, tmp_path):
+    state, base = site
+    state.broken["/blog/pytorch-1.10-released/"] = 99
+    result = ptkg("fetch", f"{base}/feed/", "--out", tmp_path, "--delay", 0, "--retries", 0)
+    assert result.exit_code == 0, result.output
+    assert "3 posts listed, 2 new, 0 changed, 0 unchanged, 1 failed" in result.output
+    assert f"failed {base}/blog/pytorch-1.10-released/: " in result.output
+    rerun = ptkg("fetch", f"{base}/feed/", "--out", tmp_path, "--delay", 0, "--retries", 0)
+    assert "0 new, 0 changed, 2 unchanged, 1 failed" in rerun.output
+
+
+def test_fetch_command_fails_when_no_page_can_be_had(site, tmp_path):
+    state, base = site
+    for path in list(state.pages):
+        state.broken[path] = 99
+    result = ptkg("fetch", f"{base}/feed/", "--out", tmp_path, "--delay", 0, "--retries", 0)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == f"Error: {base}/feed/: no page could be fetched"
+
+
+def test_sync_builds_the_graph_and_then_extracts_only_the_new_post(site, tmp_path):
+    """Issue 11: a sync after one new post downloads and extracts that post alone."""
+    state, base = site
+    for version in ("1.8", "1.9", "1.10"):
+        state.pages[f"/blog/pytorch-{version}-released/"] = article(version)
+    pages, graph = tmp_path / "pages", tmp_path / "graph.json"
+    args = ("sync", f"{base}/feed/", "--out", pages, "--graph", graph, "--delay", 0,
+            "--model", "blank")
+    first = ptkg(*args)
+    assert first.exit_code == 0, first.output
+    assert "3 new" in first.output and "3 posts (0 from the cache)" in first.output
+    state.pages["/blog/pytorch2-2/"] = WORDPRESS_PAGE.read_bytes()
+    second = ptkg(*args)
+    assert second.exit_code == 0, second.output
+    assert "1 new, 0 changed, 3 unchanged" in second.output
+    assert "4 posts (3 from the cache)" in second.output
+    built = read_graph(graph)
+    introduced = [feature for release, feature, kind in built.edges(keys=True)
+                  if kind == "INTRODUCES" and release == "Release:PyTorch 2.2"]
+    assert len(introduced) >= 5
