@@ -15,7 +15,7 @@ from .cache import CacheStats, ExtractionCache, default_cache_dir, run_cached_ex
 from .errors import InputError
 from .graph import build_graph, graph_counts, write_graph
 from .readers import read_posts
-from .records import Skip, SkipReport
+from .records import BLOG_URL, Skip, SkipReport
 
 
 @dataclass
@@ -39,7 +39,8 @@ class BuildSummary:
 def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = "en_core_web_sm",
           jobs: int = 1, strict: bool = False, report: SkipReport | None = None,
           progress: Callable[[int, int], Callable[[int], None]] | None = None,
-          cache: bool = True, cache_dir: str | Path | None = None) -> BuildSummary:
+          cache: bool = True, cache_dir: str | Path | None = None,
+          base_url: str = BLOG_URL) -> BuildSummary:
     """Build the graph of the posts in ``inputs`` and write it to ``graph_path``.
 
     Parameters
@@ -56,6 +57,7 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
         or changed, or every post when the extractor changed, are extracted. ``False`` builds
         from scratch and leaves the cache alone. The graph is the same bytes either way.
     cache_dir : the cache folder; default ``.ptkg-cache`` beside ``graph_path``.
+    base_url : the URL prefix of plain Markdown posts that name no URL (``<base_url><slug>/``).
 
     Raises
     ------
@@ -68,7 +70,7 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     started = time.perf_counter()
     inputs = list(inputs)
     report = SkipReport(strict=strict) if report is None else report
-    posts = list(read_posts(inputs, report))
+    posts = list(read_posts(inputs, report, base_url=base_url))
     if not posts:
         where = ", ".join(map(str, inputs))
         raise InputError(f"no usable post found ({len(report.skips)} rows skipped)", where)

@@ -16,6 +16,7 @@ import click
 
 from . import __version__
 from .errors import PtkgError, QueryError
+from .records import BLOG_URL
 from .stores import DEFAULT_GRAPH, GRAPH_VARIABLE, default_target, is_server
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -181,9 +182,11 @@ def main(ctx: click.Context) -> None:
                    "leaves the cache alone.")
 @click.option("--cache-dir", type=click.Path(file_okay=False),
               help="The extraction cache folder  [default: .ptkg-cache beside the graph]")
+@click.option("--base-url", default=BLOG_URL, show_default=True,
+              help="URL prefix of plain Markdown posts that name no URL: <base-url><slug>/.")
 @translate_errors
 def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
-          cache_dir) -> None:
+          cache_dir, base_url) -> None:
     """Build the graph from blog posts: table dumps, JSONL/CSV/Parquet, Jekyll posts or folders.
 
     \b
@@ -196,11 +199,11 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
                                "with `ptkg neo4j load`")
     _build_and_report(inputs, graph_path, model=model, jobs=jobs, strict=strict,
                       report_path=report_path, progress=progress, cache=cache,
-                      cache_dir=cache_dir)
+                      cache_dir=cache_dir, base_url=base_url)
 
 
 def _build_and_report(inputs, graph_path, *, model, jobs, strict, report_path, progress,
-                      cache, cache_dir) -> None:
+                      cache, cache_dir, base_url=BLOG_URL) -> None:
     """Run a build with a progress bar and print what it wrote and skipped (build, sync)."""
     from .build import build as run_build
     from .records import SkipReport
@@ -217,7 +220,8 @@ def _build_and_report(inputs, graph_path, *, model, jobs, strict, report_path, p
 
     try:
         summary = run_build(inputs, graph_path, model=model, jobs=jobs, report=skips,
-                            progress=start, cache=cache, cache_dir=cache_dir)
+                            progress=start, cache=cache, cache_dir=cache_dir,
+                            base_url=base_url)
     finally:  # the skipped rows are reported when the build fails too: they may be why
         if bar is not None:
             bar.close()

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 
+#: The blog's address: a post that names no URL of its own is ``<BLOG_URL><slug>/``.
+BLOG_URL = "https://pytorch.org/blog/"
+
 
 @dataclass(frozen=True)
 class Span:

@@ -71,6 +71,21 @@ def test_markdown_date_from_file_name_and_base_url(tmp_path):
     assert post.origin(0) == (str(path), 3)
 
 
+def test_build_base_url_option_names_the_posts(tmp_path):
+    from click.testing import CliRunner
+
+    from ptkg.cli import main
+    from ptkg.graph import read_graph
+
+    path = tmp_path / "2026-06-01-my-post.md"
+    path.write_text("# My post\n\nWe are excited to announce PyTorch 2.12.\n", encoding="utf8")
+    graph = tmp_path / "graph.json"
+    result = CliRunner().invoke(main, ["build", str(path), "--graph", str(graph), "--model",
+                                       "blank", "--base-url", "https://example.org/news"])
+    assert result.exit_code == 0, result.output
+    assert "Post:https://example.org/news/my-post/" in read_graph(graph)
+
+
 def test_markdown_without_body_is_skipped(tmp_path):
     path = tmp_path / "empty.md"
     path.write_text("# Only a title\n\n", encoding="utf8")

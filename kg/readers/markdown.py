@@ -21,11 +21,11 @@ import os
 import re
 from pathlib import Path
 
-from ..records import Post, SkipReport, Span
+from ..records import BLOG_URL, Post, SkipReport, Span
 from .posts import _report, normalize_date
 from .source import _read_text
 
-BASE_URL = "https://pytorch.org/blog/"
+BASE_URL = BLOG_URL
 #: How many non-blank lines after the title a by-line may take.
 BYLINE_LINES = 6
 
