@@ -2,9 +2,14 @@
 
 A ``networkx.MultiDiGraph`` whose node ids are ``"<Label>:<name>"`` (``"Post:<url>"``) and
 whose edge key is the relationship type, so (start, type, end) is unique by construction.
-Node attributes: ``label``, ``name`` and the properties of ``schema.md``; edge attributes:
-``type`` and its properties. The JSON file has sorted keys and lists and no timestamps: the
-same input gives the same bytes.
+Node attributes: ``label``, ``name`` and the properties of ``schema.md``, and ``merged`` when
+resolution (:mod:`ptkg.resolve`) merged other names into the node: a sorted list of
+``"<name>: <why>"`` (``"GradScalers: plural of GradScaler"``; ``"<name> (<label>): ..."`` for a
+name read under another label). Edge attributes: ``type`` and its properties. A fact whose
+endpoints' labels, once resolved, do not fit its type under the contract is not added (a Feature
+that resolution makes a Hardware keeps no ``INTRODUCES``); nor is one that names a name the
+project file rejects. The JSON file has sorted keys and lists and no timestamps: the same input
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
@@ -21,7 +27,10 @@ from .files import write_atomic
 from .names import version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver
-from .schema import stability_rank
+from .schema import RELATION_TYPES, stability_rank
+
+if TYPE_CHECKING:
+    from .curation import Curation
 
 FORMAT = "ptkg-graph"
 FORMAT_VERSION = 1
@@ -32,14 +41,19 @@ def node_id(label: str, name: str) -> str:
     return f"{label}:{name}"
 
 
-def build_graph(results: Iterable[PostFacts]) -> nx.MultiDiGraph:
-    """Build the graph from the facts of each post (in any order: the result is the same)."""
+def build_graph(results: Iterable[PostFacts],
+                curation: Curation | None = None) -> nx.MultiDiGraph:
+    """Build the graph from the facts of each post (in any order: the result is the same).
+
+    ``curation`` (:mod:`ptkg.curation`): a project's rejects, labels, names and merges, applied
+    when the facts are resolved to nodes.
+    """
     results = sorted(results, key=lambda r: r.url)
-    resolver = Resolver.from_results(results)
+    resolver = Resolver.from_results(results, curation)
     graph = nx.MultiDiGraph()
     for result in results:
         _add_post(graph, result, resolver)
-    _add_releases(graph)
+    _add_releases(graph, resolver)
     _add_feature_stability(graph)
     _finish_lists(graph)
     return graph
@@ -54,15 +68,17 @@ def _add_post(graph: nx.MultiDiGraph, result: PostFacts, resolver: Resolver) -> 
     counts: Counter[Entity] = Counter()
     for mention in result.mentions:
         entity = resolver.resolve(mention.entity)
+        if entity is None:
+            continue
         counts[entity] += 1
-        node = _add_entity(graph, entity)
+        node = _add_entity(graph, entity, mention.entity, resolver)
         graph.nodes[node]["_aliases"].add(mention.surface)
-        if mention.kind:
+        if mention.kind and entity.label == "Hardware":
             graph.nodes[node]["kind"] = mention.kind
     for fact in result.facts:
         for entity in (fact.source, fact.target):
-            if entity.label != "Post":
-                counts[resolver.resolve(entity)] += 0
+            if entity.label != "Post" and (resolved := resolver.resolve(entity)) is not None:
+                counts[resolved] += 0
         _add_fact(graph, fact, result.url, resolver)
     for entity, count in counts.items():
         node = _add_entity(graph, entity)
@@ -70,33 +86,50 @@ def _add_post(graph: nx.MultiDiGraph, result: PostFacts, resolver: Resolver) -> 
         graph.add_edge(post, node, key="MENTIONS", type="MENTIONS", count=max(count, 1))
 
 
-def _add_entity(graph: nx.MultiDiGraph, entity: Entity) -> str:
+def _add_entity(graph: nx.MultiDiGraph, entity: Entity, read: Entity | None = None,
+                resolver: Resolver | None = None) -> str:
+    """The node of ``entity``, added when new; ``read`` is the entity as extracted, whose
+    merge reason (if any) goes to the node's ``merged``."""
     node = node_id(entity.label, entity.name)
     if node not in graph:
-        graph.add_node(node, label=entity.label, name=entity.name, mentions=0, _aliases=set())
+        graph.add_node(node, label=entity.label, name=entity.name, mentions=0, _aliases=set(),
+                       _merged=set())
         if entity.label == "Hardware":
             graph.nodes[node]["kind"] = "device"
+    if read is not None and resolver is not None and (why := resolver.reason(read)):
+        form = read.name if read.label == entity.label else f"{read.name} ({read.label})"
+        graph.nodes[node]["_merged"].add(f"{form}: {why}")
+        if read.name != entity.name:
+            graph.nodes[node]["_aliases"].add(read.name)
     return node
 
 
-def _add_fact(graph: nx.MultiDiGraph, fact: Fact, url: str, resolver: Resolver) -> None:
-    source = _endpoint(graph, fact.source, resolver)
-    target = _endpoint(graph, fact.target, resolver)
-    if source == target:
-        return
-    if not graph.has_edge(source, target, key=fact.type):
-        graph.add_edge(source, target, key=fact.type, type=fact.type, _reads=[])
-    graph.edges[source, target, fact.type]["_reads"].append(
+def _add_fact(graph: nx.MultiDiGraph, fact: Fact, url: str, resolver: Resolver) -> bool:
+    """Add ``fact``'s edge (or its read to the edge); False when it is not added: a rejected
+    endpoint, labels the type does not fit once resolved, or a loop."""
+    ends = [(e, resolver.resolve(e) if e.label != "Post" else e)
+            for e in (fact.source, fact.target)]
+    if any(resolved is None for _, resolved in ends):
+        return False
+    (source_read, source), (target_read, target) = ends
+    if not RELATION_TYPES[fact.type].fits(source.label, target.label) or source == target:
+        return False
+    start = _endpoint(graph, source, source_read, resolver)
+    end = _endpoint(graph, target, target_read, resolver)
+    if not graph.has_edge(start, end, key=fact.type):
+        graph.add_edge(start, end, key=fact.type, type=fact.type, _reads=[])
+    graph.edges[start, end, fact.type]["_reads"].append(
         (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability))
+    return True
 
 
-def _endpoint(graph: nx.MultiDiGraph, entity: Entity, resolver: Resolver) -> str:
+def _endpoint(graph: nx.MultiDiGraph, entity: Entity, read: Entity, resolver: Resolver) -> str:
     if entity.label == "Post":
         return node_id("Post", entity.name)
-    return _add_entity(graph, resolver.resolve(entity))
+    return _add_entity(graph, entity, read, resolver)
 
 
-def _add_releases(graph: nx.MultiDiGraph) -> None:
+def _add_releases(graph: nx.MultiDiGraph, resolver: Resolver | None = None) -> None:
     """Library, version, version order and date of each release; HAS_RELEASE, PRECEDES."""
     by_library: dict[str, list[str]] = defaultdict(list)
     for node, data in list(graph.nodes(data=True)):
@@ -108,7 +141,10 @@ def _add_releases(graph: nx.MultiDiGraph) -> None:
                        if key == "ANNOUNCES" and (date := graph.nodes[post].get("date")))
         if dates:
             data["date"] = dates[0]
-        library_node = _add_entity(graph, Entity("Library", library))
+        entity = Entity("Library", library)
+        resolved = resolver.resolve(entity) if resolver else None
+        library_node = _add_entity(graph, resolved if resolved and resolved.label == "Library"
+                                   else entity)
         graph.add_edge(library_node, node, key="HAS_RELEASE", type="HAS_RELEASE")
         by_library[library].append(node)
     for releases in by_library.values():
@@ -145,8 +181,11 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
     """Turn the working sets and reads into the sorted properties of the contract."""
     for _, data in graph.nodes(data=True):
         aliases = data.pop("_aliases", set())
+        merged = data.pop("_merged", set())
         if data["label"] != "Post":
             data["aliases"] = sorted(a for a in aliases if a != data["name"])
+        if merged:
+            data["merged"] = sorted(merged)
     for _, _, key, data in graph.edges(keys=True, data=True):
         reads = sorted(set(data.pop("_reads", [])), key=lambda r: (r[0], r[1], r[2], r[4]))
         if not reads:

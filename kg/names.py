@@ -39,3 +39,211 @@ def version_key(version: str) -> tuple:
     """
     parts = re.findall(r"\d+|[A-Za-z]+", version.lstrip("vV"))
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)
+
+
+# ---------------------------------------------------------------------------- resolution keys
+# The helpers below serve ``ptkg.resolve``: each is one rule's test of two names, pure and
+# spaCy-free, so a test can check a rule on two strings. ``name_key`` above stays what it was:
+# the evaluation, the name index and the duplicate count compare names with it.
+
+#: Spelling variants of one word, each rewritten to one form in :func:`variant_key` (evidence:
+#: "nn.Module parameterization" in the 1.9 post, "nn.Module Parametrization" in 1.10; "Native
+#: image I/O" and "Native image IO" in the torchvision 0.8 posts; British -isation).
+SPELLINGS: tuple[tuple[str, str, str], ...] = (
+    (r"parameteriz", "parametriz", "parameterization = parametrization"),
+    (r"i/o", "io", "I/O = IO"),
+    (r"isation", "ization", "-isation = -ization"),
+)
+#: ``torch`` modules that a post may name without ``torch.`` ("linalg", "fft"), never an English
+#: word a heading could mean otherwise ("special", "sparse", "package" are left out).
+TORCH_MODULES = frozenset({"linalg", "fft", "nn", "fx", "jit", "autograd", "optim",
+                           "distributions", "func"})
+_NAMESPACES: tuple[tuple[str, str, str], ...] = (
+    (r"^(?:torch\.)?nn\.functional\.", "f.", "F. = torch.nn.functional."),
+    (r"^torch\.nn\.", "nn.", "nn. = torch.nn."),
+    # torch.nn re-exports torch.nn.parallel (nn.DataParallel); posts write
+    # "torch.nn.DistributedDataParallel" for torch.nn.parallel.DistributedDataParallel
+    (r"^nn\.parallel\.", "nn.", "nn.parallel. = nn."),
+    # PyTorch 1.10 moved quantization to torch.ao, keeping the old names
+    (r"^torch\.ao\.", "torch.", "torch.ao. = torch."),
+)
+_VERSION_V = re.compile(r"(?<=[a-z])v(?=\d+(?:\.\d+)?$)")
+
+
+def variant_key(name: str) -> tuple[str, tuple[str, ...]]:
+    """The key of ``name`` with the variants of :data:`SPELLINGS`, ``::`` for ``.``, the
+    ``torch.nn.``/``nn.``/``F.`` namespaces and a ``v`` before a final version number made one;
+    and the variants that changed it (the reasons of a merge).
+
+    Examples
+    --------
+    >>> variant_key("torch::deploy")
+    ('torch.deploy', ('`::` = `.`',))
+    >>> variant_key("torch.nn.Module")[0] == variant_key("nn.Module")[0]
+    True
+    >>> variant_key("linalg")
+    ('torch.linalg', ('torch.linalg = linalg',))
+    >>> variant_key("FlashAttentionv2")[0] == name_key("FlashAttention-2")
+    True
+    """
+    key = name_key(name)
+    reasons = []
+    if "::" in key:
+        key = key.replace("::", ".")
+        reasons.append("`::` = `.`")
+    for pattern, replacement, reason in _NAMESPACES:
+        new = re.sub(pattern, replacement, key)
+        if new != key:
+            key = new
+            reasons.append(reason)
+    if key in TORCH_MODULES:
+        key = "torch." + key
+        reasons.append(f"{key} = {key[6:]}")
+    for pattern, replacement, reason in SPELLINGS:
+        new = re.sub(pattern, replacement, key)
+        if new != key:
+            key = new
+            reasons.append(reason)
+    new = _VERSION_V.sub("", key)
+    if new != key:
+        key = new
+        reasons.append("a `v` before the version number")
+    return key, tuple(reasons)
+
+
+#: Plurals that name something else than their singular: Hugging Face's libraries.
+NOT_PLURALS = frozenset({"transformers", "datasets", "diffusers", "tokenizers", "accelerate"})
+_LAST_WORD = re.compile(r"([^\s.:/]+)$")
+
+
+def singular(name: str) -> str | None:
+    """The singular of ``name`` when its last word is an English plural in ``-s`` of a name
+    (``GradScalers``, ``nn.Modules``, ``Intel Arc GPUs``), else None.
+
+    Not a plural: a lower-case code name (``torch.ones``, ``torch.distributions``: the ``s``
+    is the API's), a word in ``-ss``/``-us``/``-is``, a short word (``Ops``), and
+    :data:`NOT_PLURALS`.
+
+    Examples
+    --------
+    >>> singular("GradScalers"), singular("nn.Modules"), singular("Named Tensors")
+    ('GradScaler', 'nn.Module', 'Named Tensor')
+    >>> singular("torch.zeros") is None and singular("Transformers") is None
+    True
+    """
+    text = name.strip().strip("`")
+    match = _LAST_WORD.search(text)
+    if not match:
+        return None
+    word = match.group(1)
+    code = not re.search(r"\s", text)
+    if (not word.endswith("s") or word.endswith(("ss", "us", "is", "'s", "’s"))
+            or len(word) < 4 or word.casefold() in NOT_PLURALS):
+        return None
+    if code and not word[:1].isupper():
+        return None  # torch.ones, nn.modules as a package path, allpass
+    return text[:-1]
+
+
+#: Words a feature's name may add to the name of the same feature ("BetterTransformer API",
+#: "CUDA Graphs APIs Integration").
+GENERIC_SUFFIXES = ("api", "apis", "module", "package", "support", "feature", "integration")
+#: A first word that adds nothing to a feature's name ("PyTorch Profiler" is the Profiler).
+GENERIC_PREFIXES = ("pytorch",)
+
+
+def generic_stems(name: str) -> list[tuple[str, str]]:
+    """The names ``name`` reduces to without a generic first or last word, with the reason;
+    ``PyTorch X`` also to the module ``torch.x`` ("PyTorch Distributed" is torch.distributed);
+    ``X Parallelism`` to ``X Parallel`` (not data parallelism: ``DataParallel`` is one of its
+    two modules).
+
+    Examples
+    --------
+    >>> generic_stems("BetterTransformer API")
+    [('BetterTransformer', "with the generic word 'API'")]
+    >>> generic_stems("PyTorch Distributed")[1]
+    ('torch.distributed', "with 'PyTorch' for 'torch.'")
+    >>> generic_stems("CUDA Graphs APIs Integration")[0][0]
+    'CUDA Graphs'
+    >>> [k for k, _ in generic_stems("Tensor Parallelism")]
+    ['Tensor Parallel']
+    >>> generic_stems("CUDA Graphs")
+    []
+    """
+    words = name.split()
+    last = len(words)
+    while last > 1 and words[last - 1].casefold() in GENERIC_SUFFIXES:
+        last -= 1
+    first = 1 if len(words) > 1 and words[0].casefold() in GENERIC_PREFIXES else 0
+    stems = []
+    for start, end in dict.fromkeys([(0, last), (first, len(words)), (first, last)]):
+        if (start, end) != (0, len(words)) and end - start >= 1:
+            added = [repr(w) for w in words[:start] + words[end:]]
+            stems.append((" ".join(words[start:end]), "with the generic " + (
+                f"word {added[0]}" if len(added) == 1 else
+                f"words {', '.join(added[:-1])} and {added[-1]}")))
+    if first and len(words) == 2 and re.fullmatch(r"[A-Za-z]\w*", words[1]):
+        stems.append((f"torch.{words[1].lower()}", "with 'PyTorch' for 'torch.'"))
+    key = name_key(name)
+    if key.endswith("parallelism") and not key.endswith("dataparallelism"):
+        stems.append((name[:-3], "with Parallelism for Parallel"))
+    return [(stem, reason) for stem, reason in stems if len(name_key(stem)) >= 3]
+
+
+_API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+")
+_HEAD_NOUNS = r"(?:module|api|apis|package|namespace)"
+
+
+def heading_api(name: str) -> tuple[str, str] | None:
+    """The ``torch.*`` API that a feature heading names, and how, when the heading is
+    about that API: "NumPy Compatible torch.fft module" (up to three words before the API and a
+    head noun after it), "... via torch.linalg", "functorch -> torch.func" (a rename). A heading
+    that names another thing with the API ("torch.compile + NumPy", "torch.export-based
+    Quantization") or two APIs names none.
+
+    Examples
+    --------
+    >>> heading_api("NumPy Compatible torch.fft module")
+    ('torch.fft', 'the heading names the API torch.fft')
+    >>> heading_api("functorch -> torch.func")
+    ('torch.func', 'the heading renames functorch to torch.func')
+    >>> heading_api("torch.compile + NumPy") is None
+    True
+    """
+    text = " ".join(name.replace("`", "").split())
+    arrow = re.fullmatch(r"(?P<old>[^→]+?)\s*(?:->|→)\s*(?P<new>\S+)", text)
+    if arrow and "-" not in arrow.group("new"):
+        return arrow.group("new"), (f"the heading renames {arrow.group('old')} to "
+                                              f"{arrow.group('new')}")
+    apis = _API_NAME.findall(text)
+    if len(apis) != 1:
+        return None
+    api = apis[0]
+    if re.fullmatch(r"(?:[\w’'-]+\s+){0,3}" + re.escape(api) + r"\s+" + _HEAD_NOUNS, text,
+                    re.I) or re.fullmatch(r".+\s+via\s+" + re.escape(api), text):
+        return api, f"the heading names the API {api}"
+    return None
+
+
+def one_letter_apart(a: str, b: str) -> bool:
+    """Whether keys ``a`` and ``b`` differ by one letter added, dropped or changed inside the
+    word (not its first or last letter, not a digit): "torchaaudio"/"torchaudio".
+
+    Examples
+    --------
+    >>> one_letter_apart("torchaaudio", "torchaudio"), one_letter_apart("multiswag", "multiswa")
+    (True, False)
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) < len(b):
+        a, b = b, a
+    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))
+    if len(a) == len(b):
+        same = a[i + 1:] == b[i + 1:]
+        changed = a[i] + b[i]
+    else:
+        same = a[i + 1:] == b[i:]
+        changed = a[i]
+    return same and 0 < i < len(a) - 1 and changed.isalpha()

@@ -337,8 +337,6 @@ def test_release_diff_corpus_agrees_with_gold(corpus_release_graph):
                                                    "torch.package"}
 
 
-@pytest.mark.xfail(strict=True, reason="resolution: 'nn.Module parameterization' (1.9) and "
-                   "'nn.Module Parametrization' (1.10) are two nodes (spelling), see kg/resolve.py")
 def test_feature_lifecycle_corpus_parametrization_spellings(corpus_release_graph):
     found = feature_lifecycle(corpus_release_graph, "nn.Module Parametrization")
     assert history(found) == [("PyTorch 1.9", "Beta"), ("PyTorch 1.10", "Stable")]
