@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -79,10 +79,11 @@ def resolve_model(model: str) -> str:
     )
 
 
-def load_nlp(model: str = "en_core_web_sm") -> Language:
+def load_nlp(model: str = "en_core_web_sm", patterns: Sequence[dict] = ()) -> Language:
     """Return the English pipeline (or a blank one) with ptkg's components added.
 
-    ``model="blank"`` runs the rule components alone: no model weights, fastest.
+    ``model="blank"`` runs the rule components alone: no model weights, fastest. ``patterns``
+    are entity patterns of a user's own (a project file's names), added to the alias pack's.
     """
     import ptkg.extractors.components  # noqa: F401  (registers the factories)
 
@@ -94,7 +95,10 @@ def load_nlp(model: str = "en_core_web_sm") -> Language:
     else:
         nlp = spacy.load(name, exclude=["ner", "lemmatizer"])
         nlp.add_pipe("ptkg_line_breaks", before="parser")
-    nlp.add_pipe("ptkg_entities").initialize(nlp=nlp)
+    finder = nlp.add_pipe("ptkg_entities")
+    finder.initialize(nlp=nlp)
+    if patterns:
+        finder.add_patterns(list(patterns))
     nlp.add_pipe("ptkg_relations").initialize(nlp=nlp)
     return nlp
 
@@ -211,14 +215,14 @@ def _batches(items: Iterable[tuple[str, tuple]]) -> Iterator[list[tuple[str, tup
 _WORKER_NLP: Language | None = None
 
 
-def _init_worker(model: str, main: int) -> None:
+def _init_worker(model: str, main: int, patterns: Sequence[dict] = ()) -> None:
     """Start a worker: tie its life to its parent's, then load the pipeline."""
     parent = os.getppid()
     _exit_with_parent(parent)
     if parent != main and not _alive(main):  # it died before the worker could watch it
         os._exit(1)
     global _WORKER_NLP
-    _WORKER_NLP = load_nlp(model)
+    _WORKER_NLP = load_nlp(model, patterns)
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -256,22 +260,23 @@ def _extract_chunk(posts: list[Post]) -> list[PostFacts]:
 
 
 def run_extraction(posts: list[Post], model: str = "en_core_web_sm", jobs: int = 1,
-                   progress: Callable[[int], None] | None = None) -> list[PostFacts]:
+                   progress: Callable[[int], None] | None = None,
+                   patterns: Sequence[dict] = ()) -> list[PostFacts]:
     """Extract facts from ``posts`` with ``jobs`` processes; the result is in input order.
 
     The posts are cut into contiguous chunks, one list of results per chunk, joined in order,
-    so the result is the same for any ``jobs``.
+    so the result is the same for any ``jobs``. ``patterns``: see :func:`load_nlp`.
     """
     progress = progress or (lambda n: None)
     results = []
-    for facts in iter_extraction(posts, model=model, jobs=jobs):
+    for facts in iter_extraction(posts, model=model, jobs=jobs, patterns=patterns):
         results.append(facts)
         progress(1)
     return results
 
 
-def iter_extraction(posts: list[Post], model: str = "en_core_web_sm",
-                    jobs: int = 1) -> Iterator[PostFacts]:
+def iter_extraction(posts: list[Post], model: str = "en_core_web_sm", jobs: int = 1,
+                    patterns: Sequence[dict] = ()) -> Iterator[PostFacts]:
     """Extract facts from ``posts`` like :func:`run_extraction`, yielding each post's facts
     as soon as it (with ``jobs`` > 1: its chunk) is done, in input order.
 
@@ -281,10 +286,11 @@ def iter_extraction(posts: list[Post], model: str = "en_core_web_sm",
     if not posts:
         return
     if jobs <= 1 or len(posts) < 2:
-        yield from extract_posts(posts, load_nlp(model))
+        yield from extract_posts(posts, load_nlp(model, patterns))
         return
     chunks = _chunks(posts, max(jobs * 4, 1))
-    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(model, os.getpid()))
+    pool = ProcessPoolExecutor(jobs, initializer=_init_worker,
+                               initargs=(model, os.getpid(), tuple(patterns)))
     workers = []
     try:
         results = pool.map(_extract_chunk, chunks)

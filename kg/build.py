@@ -12,6 +12,7 @@ import networkx as nx
 from ptkg.extractors.pipeline import WorkerError
 
 from .cache import CacheStats, ExtractionCache, default_cache_dir, run_cached_extraction
+from .curation import Curation
 from .errors import InputError
 from .graph import build_graph, graph_counts, write_graph
 from .readers import read_posts
@@ -40,7 +41,7 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
           jobs: int = 1, strict: bool = False, report: SkipReport | None = None,
           progress: Callable[[int, int], Callable[[int], None]] | None = None,
           cache: bool = True, cache_dir: str | Path | None = None,
-          base_url: str = BLOG_URL) -> BuildSummary:
+          base_url: str = BLOG_URL, curation: Curation | None = None) -> BuildSummary:
     """Build the graph of the posts in ``inputs`` and write it to ``graph_path``.
 
     Parameters
@@ -58,6 +59,8 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
         from scratch and leaves the cache alone. The graph is the same bytes either way.
     cache_dir : the cache folder; default ``.ptkg-cache`` beside ``graph_path``.
     base_url : the URL prefix of plain Markdown posts that name no URL (``<base_url><slug>/``).
+    curation : a project file's names and patterns (extraction, part of the cache key) and
+        merges, rejects and labels (applied to the graph) (:mod:`ptkg.curation`).
 
     Raises
     ------
@@ -69,6 +72,11 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     """
     started = time.perf_counter()
     inputs = list(inputs)
+    patterns = curation.patterns if curation is not None else ()
+    if patterns:
+        from ptkg.extractors.rules import check_token_pattern
+
+        curation.check_patterns(check_token_pattern)
     report = SkipReport(strict=strict) if report is None else report
     posts = list(read_posts(inputs, report, base_url=base_url))
     if not posts:
@@ -77,14 +85,16 @@ def build(inputs: Iterable[str | Path], graph_path: str | Path, *, model: str = 
     store = None
     if cache:
         cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir(graph_path)
-        store = ExtractionCache.open(cache_dir, model)
+        store = ExtractionCache.open(cache_dir, model,
+                                     curation.digest if curation is not None else None)
     step = progress(len(posts), 0) if progress else None
     try:
-        results = run_cached_extraction(posts, store, model=model, jobs=jobs, progress=step)
+        results = run_cached_extraction(posts, store, model=model, jobs=jobs, progress=step,
+                                        patterns=patterns)
     except WorkerError as error:
         raise WorkerError(f"{error}: the graph was not written; rerun, with fewer --jobs") \
             from None
-    graph = build_graph(results)
+    graph = build_graph(results, curation)
     write_graph(graph, graph_path)
     summary = summarize(graph, len(posts), report.skips, time.perf_counter() - started)
     if store is not None:

@@ -46,7 +46,7 @@ import os
 import re
 import shutil
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 
@@ -91,8 +91,9 @@ class ExtractorVersion:
     parts: dict[str, str] = field(hash=False)
 
 
-def extractor_version(model: str) -> ExtractorVersion:
-    """Hash everything a post's facts depend on besides the post itself.
+def extractor_version(model: str, curation: str | None = None) -> ExtractorVersion:
+    """Hash everything a post's facts depend on besides the post itself: ``curation`` is the
+    digest of a project file's extraction patterns (:attr:`ptkg.curation.Curation.digest`).
 
     Raises
     ------
@@ -112,6 +113,8 @@ def extractor_version(model: str) -> ExtractorVersion:
             path.read_bytes())
     for module in (schema, records):
         parts[f"kg/{Path(module.__file__).name}"] = _sha256(Path(module.__file__).read_bytes())
+    if curation is not None:
+        parts["curation"] = curation
     digest = _sha256(json.dumps(parts, sort_keys=True).encode("utf8"))
     return ExtractorVersion(digest, parts)
 
@@ -243,9 +246,10 @@ class ExtractionCache:
         self._ready = False
 
     @classmethod
-    def open(cls, root: str | Path, model: str) -> ExtractionCache:
-        """The cache in ``root`` for the extraction with ``model``."""
-        return cls(root, extractor_version(model))
+    def open(cls, root: str | Path, model: str, curation: str | None = None) -> ExtractionCache:
+        """The cache in ``root`` for the extraction with ``model`` (and a project file's
+        patterns, by their digest)."""
+        return cls(root, extractor_version(model, curation))
 
     def path(self, key: str) -> Path:
         """Where the entry of the post with this key lives."""
@@ -357,7 +361,8 @@ def _is_version_folder(folder: Path) -> bool:
 
 def run_cached_extraction(posts: list[Post], cache: ExtractionCache | None, *,
                           model: str = "en_core_web_sm", jobs: int = 1,
-                          progress: Callable[[int], None] | None = None) -> list[PostFacts]:
+                          progress: Callable[[int], None] | None = None,
+                          patterns: Sequence[dict] = ()) -> list[PostFacts]:
     """The facts of every post, in input order: from the cache when it has them, else
     extracted (only the misses go to :func:`ptkg.extractors.pipeline.iter_extraction`, with
     ``jobs``).
@@ -367,11 +372,13 @@ def run_cached_extraction(posts: list[Post], cache: ExtractionCache | None, *,
     """
     progress = progress or (lambda n: None)
     if cache is None:
-        return pipeline.run_extraction(posts, model=model, jobs=jobs, progress=progress)
+        return pipeline.run_extraction(posts, model=model, jobs=jobs, progress=progress,
+                                       patterns=patterns)
     found = [cache.get(post) for post in posts]
     progress(sum(facts is not None for facts in found))
     missing = [i for i, facts in enumerate(found) if facts is None]
-    extracted = pipeline.iter_extraction([posts[i] for i in missing], model=model, jobs=jobs)
+    extracted = pipeline.iter_extraction([posts[i] for i in missing], model=model, jobs=jobs,
+                                         patterns=patterns)
     for i, facts in zip(missing, extracted, strict=True):
         cache.put(posts[i], facts)
         found[i] = facts

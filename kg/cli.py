@@ -184,9 +184,14 @@ def main(ctx: click.Context) -> None:
               help="The extraction cache folder  [default: .ptkg-cache beside the graph]")
 @click.option("--base-url", default=BLOG_URL, show_default=True,
               help="URL prefix of plain Markdown posts that name no URL: <base-url><slug>/.")
+@click.option("--project", type=click.Path(dir_okay=False),
+              help="A project file (ptkg.toml): names, merges, rejects and labels of your own.")
+@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path(),
+              help="A folder of extra JSONL pattern files in the alias pack's format "
+                   "(repeatable).")
 @translate_errors
 def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
-          cache_dir, base_url) -> None:
+          cache_dir, base_url, project, pattern_dirs) -> None:
     """Build the graph from blog posts: table dumps, JSONL/CSV/Parquet, Jekyll posts or folders.
 
     \b
@@ -197,13 +202,16 @@ def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
     if is_server(graph_path):
         raise click.UsageError("build writes a graph file: give --graph PATH, then load it "
                                "with `ptkg neo4j load`")
+    from .curation import read_curation
+
     _build_and_report(inputs, graph_path, model=model, jobs=jobs, strict=strict,
                       report_path=report_path, progress=progress, cache=cache,
-                      cache_dir=cache_dir, base_url=base_url)
+                      cache_dir=cache_dir, base_url=base_url,
+                      curation=read_curation(project, pattern_dirs))
 
 
 def _build_and_report(inputs, graph_path, *, model, jobs, strict, report_path, progress,
-                      cache, cache_dir, base_url=BLOG_URL) -> None:
+                      cache, cache_dir, base_url=BLOG_URL, curation=None) -> None:
     """Run a build with a progress bar and print what it wrote and skipped (build, sync)."""
     from .build import build as run_build
     from .records import SkipReport
@@ -221,7 +229,7 @@ def _build_and_report(inputs, graph_path, *, model, jobs, strict, report_path, p
     try:
         summary = run_build(inputs, graph_path, model=model, jobs=jobs, report=skips,
                             progress=start, cache=cache, cache_dir=cache_dir,
-                            base_url=base_url)
+                            base_url=base_url, curation=curation)
     finally:  # the skipped rows are reported when the build fails too: they may be why
         if bar is not None:
             bar.close()

@@ -27,7 +27,7 @@ from .names import name_key, version_key
 from .schema import CORE_LIBRARY
 from .stores.indexes import graph_index
 
-SKIP_PROPERTIES = {"label", "name", "aliases"}
+SKIP_PROPERTIES = {"label", "name", "aliases", "merged"}
 CLOSEST = 5
 
 class NotFoundError(PtkgError):
@@ -332,6 +332,9 @@ def describe(graph: nx.MultiDiGraph, node: str) -> str:
     lines = [f"{data['label']}: {data['name']}"]
     if data.get("aliases"):
         lines.append(f"  aliases: {', '.join(data['aliases'])}")
+    if data.get("merged"):  # what resolution made one node with this one, and why
+        lines.append("  merged:")
+        lines.extend(f"      {reason}" for reason in data["merged"])
     for key in sorted(set(data) - SKIP_PROPERTIES):
         lines.append(f"  {key}: {data[key]}")
     edges = [(key, "->", v, d) for _, v, key, d in graph.out_edges(node, keys=True, data=True)]
@@ -353,10 +356,10 @@ def describe(graph: nx.MultiDiGraph, node: str) -> str:
 def describe_data(graph: nx.MultiDiGraph, node: str) -> dict:
     """:func:`describe` as JSON data (``ptkg show --format json``).
 
-    ``{"node", "label", "name", "aliases", "properties", "relations": [{"direction": "out" |
-    "in", "type", "other": {"node", "label", "name"}, "stability", "evidence": [{"sentence",
-    "url"}]}], "mentioned_in": [post URLs]}``; relations in the order :func:`describe` prints
-    them, ``MENTIONS`` left out (see ``mentioned_in``).
+    ``{"node", "label", "name", "aliases", "merged", "properties", "relations": [{"direction":
+    "out" | "in", "type", "other": {"node", "label", "name"}, "stability", "evidence":
+    [{"sentence", "url"}]}], "mentioned_in": [post URLs]}``; relations in the order
+    :func:`describe` prints them, ``MENTIONS`` left out (see ``mentioned_in``).
     """
     data = graph.nodes[node]
     relations = []
@@ -377,6 +380,6 @@ def describe_data(graph: nx.MultiDiGraph, node: str) -> dict:
     posts = sorted(graph.nodes[u].get("url", u) for u, _, key in graph.in_edges(node, keys=True)
                    if key == "MENTIONS")
     return {"node": node, "label": data.get("label"), "name": data.get("name"),
-            "aliases": list(data.get("aliases", [])),
+            "aliases": list(data.get("aliases", [])), "merged": list(data.get("merged", [])),
             "properties": {k: data[k] for k in sorted(set(data) - SKIP_PROPERTIES)},
             "relations": relations, "mentioned_in": posts}

@@ -62,10 +62,10 @@ def pinned_version(request, monkeypatch):
         return
     real, known = cache_module.extractor_version, {}
 
-    def pinned(model):
-        key = (model, cache_module.__version__)
+    def pinned(model, curation=None):
+        key = (model, curation, cache_module.__version__)
         if key not in known:
-            known[key] = real(model)
+            known[key] = real(model, curation)
         return known[key]
 
     monkeypatch.setattr(cache_module, "extractor_version", pinned)

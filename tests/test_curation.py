@@ -16,7 +16,7 @@ import pytest
 from ptkg.curation import Curation, CurationError, Merge, Reject, read_curation
 from ptkg.extractors.pipeline import extract_posts, load_nlp
 from ptkg.extractors.rules import check_token_pattern
-from ptkg.graph import build_graph
+from ptkg.graph import build_graph, read_graph
 from ptkg.lifecycle import feature_lifecycle
 from ptkg.readers import read_posts
 from ptkg.records import Entity, Fact, Mention, PostFacts
@@ -242,11 +242,9 @@ def test_issue12_names_give_the_canonical_name(tmp_path):
 
 def extract_with(posts, curation: Curation | None, model: str = "en_core_web_sm"):
     """What the build does with a project file: its names are added to the entity finder."""
-    nlp = load_nlp(model)
     if curation is not None:
         curation.check_patterns(check_token_pattern)
-        nlp.get_pipe("ptkg_entities").add_patterns(list(curation.patterns))
-    return list(extract_posts(posts, nlp))
+    return list(extract_posts(posts, load_nlp(model, curation.patterns if curation else ())))
 
 
 CORPUS_POSTS = ("pytorch-1.12-released", "pytorch-2.0-release",
@@ -311,3 +309,39 @@ def test_issue12_curation_adds_a_2026_name(posts_2026, node):
                   if k == "MENTIONS") == holding
     plain_mentions = plain.nodes[node]["mentions"] if node in plain else 0
     assert plain_mentions <= curated.nodes[node]["mentions"]
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_issue12_build_with_a_project_file(corpus_dir, tmp_path):
+    """``ptkg build --project``: names change extraction (a new cache key); merges, rejects and
+    labels change the graph only, so editing them re-extracts nothing; a bad file is one line."""
+    from click.testing import CliRunner
+
+    from ptkg.cli import main
+
+    posts = corpus_dir / "2026" / "markdown"
+    project = write(tmp_path, PROJECT)
+    graph = tmp_path / "graph.json"
+
+    def build(*extra):
+        return CliRunner().invoke(main, ["build", str(posts), "--graph", str(graph), "--model",
+                                         "blank", *map(str, extra)])
+
+    assert "21 posts (0 from the cache)" in build().output
+    first = build("--project", project)
+    assert "21 posts (0 from the cache)" in first.output, first.output
+    assert "Library:nanochat" in read_graph(graph)
+    project.write_text(PROJECT.replace('"deltas", ', '"deltas", "Muon", '), encoding="utf8")
+    again = build("--project", project)
+    assert "21 posts (21 from the cache)" in again.output, again.output
+    assert not [n for n in read_graph(graph) if n.endswith(":Muon")]
+    shown = CliRunner().invoke(main, ["show", "ProcessGroup", "--graph", str(graph)])
+    assert "  merged:\n      ProcessGroups: plural of ProcessGroup\n" in shown.output
+    project.write_text('[[name]]\nlabel = "Framework"\nname = "x"\n', encoding="utf8")
+    bad = build("--project", project)
+    assert bad.exit_code == 1
+    assert bad.output.splitlines() == [
+        f"Error: {project}:2: name: label 'Framework' is not a label of the contract (one of "
+        "Library, Release, Feature, Hardware, Platform, Organization, Model)"]
