@@ -3,7 +3,9 @@
 Entities are compared per label, relations per type, on the posts the gold covers: a node
 counts as predicted when one of those posts MENTIONS it, a relation when one of those posts is
 among its ``sources``. Names match by :func:`ptkg.resolve.name_key` against the gold name and
-the variants the annotator accepted (``also``).
+the variants the annotator accepted (``also``), and a node by its aliases when its name matches
+none. Gold entities of one label whose accepted names overlap (two files naming one feature
+two ways, each accepting the other) are one entity.
 """
 
 from __future__ import annotations
@@ -104,7 +106,29 @@ def read_gold(paths: list[str | Path]) -> Gold:
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise InputError(f"not a gold file ({type(error).__name__}: {error}); see "
                              "tests/gold/GUIDELINES.md", str(file)) from None
+    _join_overlapping(gold)
     return gold
+
+
+def _join_overlapping(gold: Gold) -> None:
+    """Make gold entities of one label whose accepted names overlap one entity, named by the
+    first in sorted order, and name their relations after it."""
+    renamed: dict[Key, Key] = {}
+    kept: list[Key] = []
+    for entity in sorted(gold.entities):
+        into = next((k for k in kept if k[0] == entity[0]
+                     and gold.entities[k] & gold.entities[entity]), None)
+        if into is None:
+            kept.append(entity)
+        else:
+            gold.entities[into] |= gold.entities.pop(entity)
+            renamed[entity] = into
+    if renamed:
+        relations = list(gold.relations.items())
+        gold.relations.clear()
+        for (kind, source, target), stability in relations:
+            triple = (kind, renamed.get(source, source), renamed.get(target, target))
+            gold.relations[triple] = stability or gold.relations.get(triple)
 
 
 def _add_gold(gold: Gold, data: dict) -> None:
@@ -162,7 +186,9 @@ def _identifier(graph: nx.MultiDiGraph, gold: Gold):
         data = graph.nodes[node]
         if data["label"] == "Post":
             return ("Post", data["url"])
-        return gold.find(data["label"], data["name"]) or (data["label"], data["name"])
+        names = [data["name"], *data.get("aliases", [])]
+        found = (gold.find(data["label"], name) for name in names)
+        return next((key for key in found if key is not None), (data["label"], data["name"]))
     return identify
 
 

@@ -163,3 +163,55 @@ def test_evaluate_scope_counts_only_the_annotated_types(tmp_path):
     report = evaluate(graph, read_gold([path]))
     assert report.relations == {"INTRODUCES": Score(2, 3, 2)}
     assert report.entities == {"Feature": Score(2, 3, 2), "Release": Score(1, 1, 1)}
+
+
+def test_gold_entities_named_two_ways_are_one(tmp_path):
+    """Two gold files name one feature two ways, each accepting the other: one entity, and
+    one merged node finds it and its relations from both files."""
+    files = []
+    for index, (name, other, release) in enumerate([("nn.Module parametrization",
+                                                     "nn.Module parameterization", "1.9"),
+                                                    ("nn.Module parameterization",
+                                                     "nn.Module parametrization", "1.10")]):
+        url = f"https://pytorch.org/blog/{index}/"
+        data = {"posts": [{"url": url}],
+                "entities": [{"label": "Feature", "name": name, "also": [other], "posts": [url]},
+                             {"label": "Release", "name": f"PyTorch {release}", "posts": [url]}],
+                "relations": [{"type": "INTRODUCES", "source": ["Release", f"PyTorch {release}"],
+                               "target": ["Feature", name], "post": url, "evidence": name}]}
+        files.append(tmp_path / f"{index}.json")
+        files[-1].write_text(json.dumps(data), encoding="utf8")
+    gold = read_gold(files)
+    features = [e for e in gold.entities if e[0] == "Feature"]
+    assert features == [("Feature", "nn.Module parameterization")]
+    graph = nx.MultiDiGraph()
+    feature = node_id("Feature", "nn.Module parametrization")
+    graph.add_node(feature, label="Feature", name="nn.Module parametrization", aliases=[])
+    for index, release in enumerate(["1.9", "1.10"]):
+        url = f"https://pytorch.org/blog/{index}/"
+        graph.add_node(node_id("Post", url), label="Post", name=url, url=url)
+        graph.add_node(node_id("Release", f"PyTorch {release}"), label="Release",
+                       name=f"PyTorch {release}", aliases=[])
+        for node in (feature, node_id("Release", f"PyTorch {release}")):
+            graph.add_edge(node_id("Post", url), node, key="MENTIONS", type="MENTIONS")
+        graph.add_edge(node_id("Release", f"PyTorch {release}"), feature, key="INTRODUCES",
+                       type="INTRODUCES", sources=[url], evidence=["x"])
+    report = evaluate(graph, gold)
+    assert report.total("relations").f1 == 1.0 and report.total("entities").f1 == 1.0
+
+
+def test_a_node_is_found_by_its_aliases(tmp_path):
+    """The gold says torch.distributed; the graph's node is PyTorch Distributed, with
+    torch.distributed among its aliases: found."""
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps({
+        "posts": [{"url": P1}],
+        "entities": [{"label": "Feature", "name": "torch.distributed", "posts": [P1]}],
+        "relations": []}), encoding="utf8")
+    graph = nx.MultiDiGraph()
+    graph.add_node(node_id("Post", P1), label="Post", name=P1, url=P1)
+    node = node_id("Feature", "PyTorch Distributed")
+    graph.add_node(node, label="Feature", name="PyTorch Distributed",
+                   aliases=["torch.distributed"])
+    graph.add_edge(node_id("Post", P1), node, key="MENTIONS", type="MENTIONS")
+    assert evaluate(graph, read_gold([path])).total("entities").f1 == 1.0
