@@ -9,7 +9,9 @@ features), ``## Summary`` or ``## Acknowledgements`` (no features). :data:`SECTI
 vocabulary, as data; :func:`section_contexts` walks a post's lines and gives each the kinds of
 the headings it sits under.
 
-A heading's section ends at the next heading of its level or higher in Markdown. Flattened
+A heading's section ends at the next heading of its level or higher in Markdown; a line of raw
+HTML that looks like a heading (``<strong>Beta</strong>`` in a summary table) sits below every
+Markdown heading, so the next one ends what it opened. Flattened
 text has lost the levels: there, a section of a kind runs to the next heading of a kind, so
 "Performance Improvements" still holds the "Inductor Performance Optimizations" line after it.
 A *leaf* heading has no heading below it in its section: it names one thing, not a group.
@@ -21,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from ptkg.extractors import stability
+from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.text import Line
 
 #: Each kind of section, as the words of its heading (the heading's text, marks removed).
@@ -99,6 +102,10 @@ _FILLERS = {"and", "new", "other", "features", "feature", "updates", "update", "
             "releases", "changes", "misc", "miscellaneous", "more", "a"}
 
 
+#: The level of a heading line of raw HTML in Markdown: below every heading and lead line.
+RAW_HTML_LEVEL = LEAD_LEVEL + 1
+
+
 def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Context]:
     """The context of every line (by its start offset) of a post's ``lines``."""
     contexts: dict[int, Context] = {}
@@ -106,12 +113,12 @@ def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Con
     for line in lines:
         if line.kind == "heading":
             kinds = heading_kinds(text[line.start:line.end])
-            level = line.level or 0
+            level = line.level or RAW_HTML_LEVEL
             if markup == "flat":
                 if kinds:
                     stack.clear()
             else:
-                while stack and stack[-1][0] >= max(level, 1):
+                while stack and stack[-1][0] >= level:
                     stack.pop()
             if kinds:
                 stack.append((level, _context(text[line.start:line.end], kinds,
