@@ -13,9 +13,10 @@ exponential backoff, honouring ``Retry-After`` (up to :data:`MAX_RETRY_AFTER` se
 
 Incremental and resumable: a page already in the manifest is asked for with ``If-None-Match`` /
 ``If-Modified-Since``; a 304, or a 200 with the same SHA-256, leaves the file alone. Each page
-is written to a temporary file and renamed, and the manifest is rewritten (atomically) after
-each page, so a killed fetch loses at most the page it was reading and a rerun goes on from
-there. A page that cannot be had after the retries is reported and left out; the others are kept.
+is written to a temporary file and renamed, and the manifest is rewritten (atomically) at most
+every :data:`MANIFEST_EVERY` seconds while pages are saved and once at the end, so a killed
+fetch loses at most the pages of its last second (saved again by the rerun, which goes on from
+there). A page that cannot be had after the retries is reported and left out; the others are kept.
 
 Not supported: JavaScript-rendered pages, authentication, pages behind a consent wall, feeds
 that list other feeds, ``robots.txt`` wildcards beyond what ``urllib.robotparser`` reads.
@@ -48,6 +49,10 @@ FORMAT = "ptkg-fetch"
 USER_AGENT = f"ptkg/{__version__} (PyTorch blog knowledge graph; polite fetcher)"
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 MAX_RETRY_AFTER = 120.0
+#: Seconds between two writes of the manifest during a fetch (and once at the end): a killed
+#: fetch fetches again at most the pages of its last second, and a rerun of many unchanged
+#: pages does not rewrite the manifest once per page.
+MANIFEST_EVERY = 1.0
 _TRANSIENT = (httpx.TransportError,)
 _SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
@@ -135,12 +140,17 @@ def fetch(source: str, out: str | Path, *, politeness: Politeness | None = None,
             raise FetchError(f"{source}: lists no post (not an RSS/Atom feed or a sitemap?)")
         urls = urls[:limit] if limit is not None else urls
         summary.listed = len(urls)
+        written = time.monotonic()
         for url in urls:
             outcome = _fetch_page(url, folder, manifest, session, summary)
-            _write_manifest(folder, source, manifest)
+            if outcome in ("new", "changed") and time.monotonic() - written >= MANIFEST_EVERY:
+                _write_manifest(folder, source, manifest)
+                written = time.monotonic()
             if progress:
                 progress(url, outcome)
     finally:
+        if manifest:
+            _write_manifest(folder, source, manifest)
         if own_client:
             client.close()
     summary.requests = session.requests

@@ -236,6 +236,21 @@ def test_fetch_resumes_after_a_partial_run(site, tmp_path):
     assert len(summary.unchanged) == 1 and len(summary.new) == 2
 
 
+def test_fetch_interrupted_keeps_what_it_saved(site, tmp_path):
+    """Ctrl-C after the first page: the manifest names it, and the rerun asks only for it
+    conditionally, downloading the two others."""
+    state, base = site
+
+    def interrupt(url, outcome):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fetch(f"{base}/feed/", tmp_path, politeness=FAST, progress=interrupt)
+    assert len(read_manifest(tmp_path)) == 1
+    summary = fetch(f"{base}/feed/", tmp_path, politeness=FAST)
+    assert len(summary.unchanged) == 1 and len(summary.new) == 2
+
+
 def test_fetch_reads_a_sitemap_and_a_saved_listing(site, tmp_path):
     state, base = site
     sitemap = ('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'

@@ -295,7 +295,7 @@ def record_to_chunk(
 
     Field names are matched case-insensitively: text from :data:`TEXT_FIELDS`, url from
     :data:`URL_FIELDS`, then title, date (normalized, see :func:`normalize_date`) and author;
-    a ``front_matter`` field fills those three when missing.
+    a ``front_matter`` field fills those three when missing (and is read only then).
     """
     fields: dict[str, object] = {}
     for key, value in record.items():
@@ -305,23 +305,20 @@ def record_to_chunk(
     if problem:
         report.skip(file, line, problem)
         return None
+    title = _as_text(_first(fields, TITLE_FIELDS))
+    date = normalize_date(_first(fields, DATE_FIELDS))
+    author = _as_text(_first(fields, AUTHOR_FIELDS))
     front = fields.get(FRONT_MATTER_FIELD)
-    meta: dict[str, object] = {}
-    if isinstance(front, str):
+    if isinstance(front, str) and not (title and date and author):  # YAML only when needed
         meta, _, refused = _front_matter(front)
         if refused is not None:
             reason = f"{FRONT_MATTER_FIELD} field ignored ({refused.reason})"
             report.skip(file, line, reason)
-    return Chunk(
-        url=str(url).strip(),
-        text=str(text),
-        file=file,
-        line=line,
-        title=_as_text(_first(fields, TITLE_FIELDS)) or _as_text(meta.get("title")),
-        date=normalize_date(_first(fields, DATE_FIELDS)) or normalize_date(meta.get("date")),
-        author=_as_text(_first(fields, AUTHOR_FIELDS)) or _as_text(meta.get("author")),
-        lines_follow_file=False,
-    )
+        title = title or _as_text(meta.get("title"))
+        date = date or normalize_date(meta.get("date"))
+        author = author or _as_text(meta.get("author"))
+    return Chunk(url=str(url).strip(), text=str(text), file=file, line=line, title=title,
+                 date=date, author=author, lines_follow_file=False)
 
 def _row_problem(text: object, url: object) -> str | None:
     """Return why a row with this text and url cannot be used, or None."""
