@@ -2,11 +2,40 @@
 
 :class:`EntityFinder` (the ``ptkg_entities`` component) matches the alias pack
 (``patterns/entities.jsonl``, the EntityRuler format with the canonical name as ``id``) and rules
-that generalize: releases ("PyTorch v1.12", "the 1.12 release"), ``torch.*`` API names,
-``torch*`` library names, CamelCase API names, vendor hardware products, "<Name>
-library/backend". It writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical
-name), ``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's name holds: "Android GPU
+that generalize to names the pack has never seen (:data:`RULES`, each with its priority):
+
+- releases: "PyTorch v1.12", "the 1.12 release", "release (2.13+)", "CUDA 12.8", "ROCm >= 7.02"
+  (not a toolkit's version that starts a heading: "### CUDA 10.2 ... Deprecation");
+- API names: ``torch.*``, ``nn.*``/``np.*``/``linalg.*``/``dist.*``, ``<library>.<name>``
+  ("tlx.async_dot"), a snake-case name called or typed ("an is_capturing() method", "the
+  syevj_batched kernel");
+- libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
+  ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
+- hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100") and vendor products
+  ("NVIDIA B200 GPUs" is B200, "Intel Data Center GPU Max Series");
+- models: a family of the pack (``"family": true``) with a version or size
+  ("Qwen3.5-397B-A17B", "Kimi-K2", "GPT-2 XL"), a name with a parameter count
+  ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer", "BlockBERT");
+- names typed by the words around them: "<Name> library/backend/framework/compiler/DSL",
+  "<Name>, a ... library", "solver, <Name>,", "libraries such as A, B and C", "<Name> optimizer",
+  "the <Name> platform", an acronym and its expansion ("Triton Language Extensions (TLX)"), a
+  contributor's or speaker's company ("Guangye Yu (Intel)", "by Valeri Milke from VamiSec"), a
+  model's maker ("Ling-2.6-1T (InclusionAI)"), "<Name> Foundation/Labs"; technique names ("Warp
+  Specialization", "Vertical Fusion"); CamelCase names ("InverseMelScale"), a Feature unless
+  typed otherwise.
+
+A name typed in a post types its other mentions in that post, and "<Name> Summit/license/
+benchmark ..." makes it no entity there (:meth:`EntityFinder._typed`). Some matches are never
+names (:meth:`EntityFinder._noise`): handles ("@PyTorch"), given names before a surname ("Adam
+Paszke"), social links ("follow us on Twitter"), people's surnames ("DeVries"), authors
+("authored by ..., MinNi, and ..."), units ("GiB"), events ("KubeCon"), acronyms of common
+phrases ("query-heads-per-kv-head (QpKV)"), the rows of a results table ("SpaceInvaders 7727 ±
+1121").
+
+It writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name),
+``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's name holds: "Android GPU
 backend") and ``doc.spans["ptkg_stability"]`` (stability markers, labelled with their word).
+:meth:`EntityFinder.candidates` gives every candidate with the rule that read it.
 """
 
 from __future__ import annotations
@@ -17,6 +46,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import srsly
 from spacy.language import Language
@@ -26,15 +56,57 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
+from ptkg.extractors.text import line_kind
 
-# Candidates of higher priority win overlaps: releases, then the pack and API names, then guesses.
-PRIORITY = {"release": 0, "pack": 1, "api": 1, "library": 2, "named": 3}
+# Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
+# context, then the pack and API names, then library names, then guesses.
+PRIORITY = {"release": 0, "context": 1, "pack": 2, "api": 2, "library": 3, "named": 4}
+
+#: Each rule, with the priority of its candidates.
+RULES = {
+    "pack": PRIORITY["pack"],
+    "release": PRIORITY["release"], "bare_release": PRIORITY["release"],
+    "contributor_org": PRIORITY["context"], "acronym": PRIORITY["context"],
+    "torch_api": PRIORITY["api"], "dotted_api": PRIORITY["api"],
+    "library_api": PRIORITY["api"], "device_code": PRIORITY["api"],
+    "snake_api": PRIORITY["api"],
+    "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
+    "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
+    "pip_install": PRIORITY["library"], "model_name": PRIORITY["api"],
+    "typed_name": PRIORITY["named"], "org_suffix": PRIORITY["named"],
+    "technique": PRIORITY["named"], "camel_case": PRIORITY["named"],
+    "learned": PRIORITY["named"],
+}
+
+#: Rules that guess a name from its shape alone.
+_GUESSES = ("camel_case", "technique", "typed_name", "learned")
+
+#: Rules whose label says what the words around a name say it is: that label types the name's
+#: other mentions in the post (camel_case and learned ones).
+TYPING_RULES = ("contributor_org", "acronym", "typed_name", "org_suffix", "model_name",
+                "pip_install", "vendor_library", "snake_api")
 
 
-_API = re.compile(r"(?<![\w.])[Tt]orch(?:\.[A-Za-z_]\w*)+")
+class Candidate(NamedTuple):
+    """A name one rule read: its priority (lower wins an overlap), span and rule."""
+
+    priority: int
+    span: Span | None
+    rule: str
 
 
-_TORCH_LIBRARY = re.compile(r"(?<![\w./-])[Tt]orch(?!script\b)[a-z_][A-Za-z_]*\b(?!\.\w|\()")
+# Where a guessed name may not start: inside a word, a path, a handle ("@PyTorch"), a hashtag.
+_START = r"(?<![\w./:@#\\-])"
+
+_API = re.compile(r"(?<![\w.@])[Tt]orch(?:\.[A-Za-z_]\w*)+")
+
+
+# "torchcomms", "TorchSpec", "TorchEasyRec", "ProbTorch": a library of the PyTorch ecosystem,
+# unless the pack says otherwise ("TorchScript", "PrimTorch" are features).
+_TORCH_LIBRARY = re.compile(
+    r"(?<![\w./@-])(?:[Tt]orch(?!script)[a-z_][A-Za-z_]*|Torch(?!Script)[A-Z][A-Za-z]+"
+    r"|[A-Z][a-z]+Torch)\b"
+    r"(?!\.\w|\(|-)")
 
 
 _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
@@ -42,38 +114,226 @@ _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
 
 _BARE_RELEASE = re.compile(
     r"\b(?:(?:[Tt]he\s+(?:upcoming\s+)?)" + _VERSION + r"\s+release\b"
+    r"|(?<=release\s\()" + _VERSION.replace("version", "version3") + r"(?=\+?\))"
     r"|(?:[Ii]n|[Ss]tarting in|[Aa]long with|[Ss]ince)\s+"
     + _VERSION.replace("version", "version2") + r"(?=[,.]\s))"
 )
 
+# Toolkits that are Hardware in the pack but have releases: "CUDA 12.8", "ROCm >= 7.02".
+_TOOLKITS = {"cuda": "CUDA", "rocm": "ROCm"}
+# What may stand before a toolkit's version at the start of a heading: masked markup, a marker.
+_LINE_LEAD = re.compile(r"[^\w\n]*(?:[\[(][A-Za-z -]+[\])])?[^\w\n]*")
 
-_NAMED = re.compile(
-    r"\b(?P<name>(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)(?:\s+[A-Z][\w+/.-]*[A-Za-z0-9+]){0,2})"
-    r"\s+(?P<kind>library|backend)\b"
-)
 
+# A name as the typing rules read it: up to three words, each capitalized or CamelCase.
+_NAME_WORD = r"(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)"
+_NAME = rf"(?P<name>{_NAME_WORD}(?:[ \t]+[A-Z][\w+/.-]*[A-Za-z0-9+]){{0,2}})"
+
+# "<Name> library", "<Name> backend", "the <Name> DSL", "<Name> inference engine".
+_LIBRARY_KINDS = r"librar(?:y|ies)|backends?|frameworks?|compilers?|DSLs?|SDKs?|toolkits?"
+_LIBRARY_MODIFIERS = (r"inference|serving|training|kernel|compiler|deep[- ]learning|open[- ]source"
+                      r"|Python|C\+\+|ML|DL|LLM|RL|JIT")
+_TYPED_LIBRARY = re.compile(
+    _START + _NAME + rf"[ \t]+(?:(?P<modifier>{_LIBRARY_MODIFIERS})[ \t]+)?"
+    rf"(?P<kind>{_LIBRARY_KINDS}|(?<=e[ \t])engines?)\b")
+# "<Name>, a high-performance ... library", "<Name> is an open-source ... engine".
+_APPOSITION = re.compile(
+    _START + _NAME + r"(?:,[ \t]+|[ \t]+is[ \t]+)(?:a|an)[ \t]+"
+    r"(?:(?!of\b|for\b|to\b|in\b|with\b|on\b)[\w+-]+,?[ \t]+){0,6}?"
+    r"(?P<kind>library|framework|compiler|DSL|toolkit|package|engine|SDK|solver)\b")
+# "libraries such as FairSeq, MetaSeq, and HuggingFace": each name of the list is a library.
+_LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+])?"
+_TYPED_LIST = re.compile(
+    r"\b(?P<kind>librar(?:y|ies)|frameworks?|packages?|toolkits?|services?|compan(?:y|ies)"
+    r"|startups?|models?|architectures?)[ \t]+(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
+    rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
+_LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
+                "servic": "Platform", "compan": "Organization", "startu": "Organization",
+                "models": "Model", "model": "Model", "archit": "Model"}
+
+# "the ModelScope platform": a platform.
+_TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")
+# "OpenInfra Summit", "the OpenMDW license": names of things the graph does not hold.
+_NOT_ENTITY_KINDS = (r"licen[sc]es?|datasets?|benchmarks?|leaderboards?|conferences?|[Ss]ummits?"
+                     r"|[Cc]hallenges?|[Aa]wards?|apps?|assistants?|chatbots?|podcasts?|[Mm]eetups?"
+                     r"|[Hh]ackathons?|[Ww]orkshops?")
+_NOT_ENTITY = re.compile(
+    _START + _NAME + rf"[ \t]+(?:[a-z][\w-]*[ \t]+)?(?:{_NOT_ENTITY_KINDS})\b"
+    rf"|\b(?:{_NOT_ENTITY_KINDS})[ \t]+(?:like|such[ \t]+as)[ \t]+"
+    rf"{_NAME.replace('<name>', '<listed>')}")
+# "its distributed linear programming solver, DuaLip, by": the name after its kind.
+_KIND_FIRST = re.compile(
+    r"\b(?:library|framework|compiler|DSL|toolkit|engine|SDK|solver),[ \t]+" + _NAME
+    + r"(?=[ \t]*,)")
+# "Muon optimizer", "the Fused Adagrad optimizer".
+_TYPED_OPTIMIZER = re.compile(_START + _NAME + r"[ \t]+[Oo]ptimizers?\b")
+
+# "Guangye Yu (Intel)", "Daniel Galvez and Ting-Yang Kuei (NVIDIA)": a contributor's company.
+_PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+_CONTRIBUTOR_ORG = re.compile(
+    rf"(?<![\w.-])(?P<person>{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})"
+    r" \((?P<org>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3})\)")
+# "Triton Language Extensions (TLX)", "TLX (Triton Language Extensions)": an acronym that the
+# last word of its expansion types.
+_EXPANSION = (r"(?P<expansion>[A-Z][\w-]*(?:[ \t]+(?:of|for|and|[A-Z][\w-]*)){0,4}"
+              r"[ \t]+(?P<head>[A-Z][a-z]+))")
+_ACRONYM = r"(?P<acronym>[A-Z][A-Za-z0-9]{1,6})"
+_ACRONYMS = (re.compile(_START + _EXPANSION + r"[ \t]+\(" + _ACRONYM + r"\)"),
+             re.compile(_START + _ACRONYM + r"[ \t]+\(" + _EXPANSION + r"\)"))
+_ACRONYM_HEADS = {
+    "Library": {"Library", "Libraries", "Toolkit", "Framework", "Compiler", "Language", "Runtime",
+                "Engine", "Kernel", "Kernels", "Language Extensions"},
+    "Organization": {"Foundation", "Labs", "Laboratory", "Institute", "Corporation"},
+}
+
+# A line that cites a paper: a year and the words of a reference.
+_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
+_REFERENCE = re.compile(r"\bet al\b|\bProceedings\b|[Tt]echnical [Rr]eport|\barXiv\b|\bIn [A-Z]|"
+                        r"\b(?:Conference|Journal|Transactions|Symposium|Workshop)\b|"
+                        r"^\W*\[?\d{1,3}[\].]|(?:[A-Z]\.\s*){1,2}[A-Z][a-z]+,|[A-Z][a-z]+,\s+[A-Z]\.")
+# The role of a person that follows a company: "(Galaxea AI CEO)".
+_ROLE = re.compile(r"\s+(?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director)$")
+
+_BY = re.compile(r"\bby\b[^.;:\n]*$")
+# "This post is authored by Raghuraman Krishnamoorthi, James Reed, MinNi, and": a list of people.
+_AUTHORS = re.compile(r"\b(?:authored|written|presented|posted|contributed|edited)[ \t]+by[ \t]+"
+                      r"(?:[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'.-]*)*"
+                      r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+))+$")
+# "by Valeri Milke from VamiSec GmbH", "led by Roy Saurabh and Ann Lee from AffectLog".
+_SPEAKER_ORG = re.compile(
+    rf"\b(?:by|By)[ \t]+{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}}"
+    rf"(?:(?:,| and) {_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})*"
+    r" from (?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})")
+_LEGAL_SUFFIX = re.compile(r"[ \t]+(?:GmbH|Inc\.?|Ltd\.?|LLC|AG|SA|SAS|Corp\.?)$")
+# "Ling-2.6-1T (InclusionAI)": the company after a model's name.
+_MAKER = re.compile(r"^\**[ \t]*\((?P<org>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)\)")
+_LISTED = re.compile(r"(?:^|[,;:\n]|\band|\bwith)[ \t]*$")
+
+# "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
+_ORG_SUFFIX = re.compile(
+    _START + r"(?P<name>(?:[A-Z][\w&-]*[ \t]+){1,2}(?:Foundation|Labs|Research|Corporation"
+    r"|Technologies|Inc\.?))(?![ \t]+[A-Z]|\w)")
+
+# "Warp Specialization", "Vertical Fusion", "TLX Block Attention": a named technique.
+_TECHNIQUE = re.compile(
+    _START + r"(?P<name>(?:[A-Z][\w+-]*[ \t]+){1,3}(?:Fusion|Parallelism|Offloading"
+    r"|Specialization|Sparsity|Attention|Checkpointing|Pipelining|Quantization|Sharding))\b"
+    r"(?![ \t]+(?!(?:Examples?|Overview|Types?|Results?|Benchmarks?|Performance|Support)\b)[A-Z])")
+
+_TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
+
+# Accelerator codes: NVIDIA (A100, H200, B200, GB300, GH200), AMD (MI300X) and gfx targets.
+_DEVICE_CODE = re.compile(
+    r"(?<![\w./@-])(?:\d{1,2}[x×][ \t]?)?"
+    r"(?P<code>(?:G[BH]|[ABHPV])[1-9]00(?![\d])|MI[1-9]\d{1,2}[AXL]?|gfx\d{2,3}[\da-f])\b(?!-\w)")
+
+# "cuSolver", "hipSPARSELt", "rocSHMEM", "oneCCL"; "XCCL", "ncclx"; "NVSHMEM".
+_VENDOR_LIBRARY = re.compile(
+    r"(?<![\w./@-])(?:(?:cu|hip|roc|one)[A-Z][A-Za-z0-9]*|[A-Z]CCL|[a-z]ccl[a-z]?|[A-Z]+SHMEM)"
+    r"\b(?![(/-]|\.\w|[ \t]+[A-Z][a-z])")
+
+# "cuSolver's syevj_batched kernel", "an is_capturing() method": an API named in snake case.
+_SNAKE_API = re.compile(
+    r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|(?=[ \t]+(?:methods?|functions?"
+    r"|kernels?|APIs?|ops?|operators?|primitives?)\b))")
+
+# "pip install torchcomms", "pip install -U helion triton".
+_PIP_INSTALL = re.compile(
+    r"\bpip3?[ \t]+install[ \t]+(?P<names>(?:(?:-\S+[ \t]+)*"
+    r"(?!(?:and|or|to|then|with|from|the)\b)[a-z][a-z0-9_.-]*[a-z0-9]"
+    r"(?:\[[\w,]+\])?(?:[=<>~!]=?[\w.*]+)?(?:[ \t]+|$|(?=[.,;)])))+)")
+_PIP_NAMES = {"torch": "PyTorch", "pytorch": "PyTorch"}
+
+# Model names: a family with a version or size ("Qwen3.5-397B-A17B", "GPT-2 XL", "Kimi-K2"),
+# a name with a parameter count ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer").
+_MODEL_TAIL = (r"(?:-(?!(?:based|style|like|class|sized|scale|level|only|era|specific)\b)"
+               r"[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?)*"
+               r"(?:[ \t](?:XL|XXL|Large|Medium|Small|Base|Mini|Instruct|Chat|Thinking)\b)?")
+_PARAMETER_COUNT = re.compile(
+    _START + r"(?P<name>[A-Z][a-z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*-\d+(?:\.\d+)?[BMT]\b"
+    r"(?:-[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?)*)")
+_ARCHITECTURE = re.compile(
+    _START + r"(?P<name>[A-Z][A-Za-z]*(?:BERT[a]?|[Ff]ormer|Net|NeXt|Nets|GAN|RNN|CNN|ViT)"
+    r"(?:-?V?\d+(?:x\d+)?)?)\b(?![(/-]|\.\w)")
+
+# "Atari SpaceInvaders 7727 ± 1121 21676 ± 8897": a row of a results table, not a mention.
+_TABLE_ROW_REST = re.compile(r"^[\s\d.,:;±%x×+*/()~<>=-]*(?:[\s\d.,±%x×+*/()~<>=-]|ms|s|GB|GiB|MB|"
+                             r"tps|TFLOPS|k|K|M|B)*$")
 
 _CAMEL = re.compile(
-    r"(?<![\w./:-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?:-\d+)?\b"
-    r"(?![.(/-])"
+    r"(?<![\w./:@#-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?:-\d+)?\b"
+    r"(?![(/-]|\.\w)"
 )
+# "mBarrier": a lower-case letter or two, then a capitalized word.
+_LOWER_CAMEL = re.compile(r"(?<![\w./:@#-])[a-z][A-Z][a-z]{2,}[A-Za-z0-9]*\b(?![(/-]|\.\w)")
 
 
-_DOTTED_API = re.compile(r"(?<![\w.])(?:nn|np|F|c10|at)(?:\.|::)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_DOTTED_API = re.compile(
+    r"(?<![\w.@])(?:nn|np|F|c10|at|linalg|fft|optim|dist)(?:\.|::)[A-Za-z_]\w*"
+    r"(?:\.[A-Za-z_]\w*)*")
+# After a library's name: "tlx.async_dot", "torchvision.ops.nms" (not a file: "setup.py").
+_LIBRARY_API = r"(?<![\w./@-])(?P<library>{libraries})\.(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
+_FILE_SUFFIX = re.compile(r"\.(?:py|md|txt|json|ya?ml|html?|com|org|io|ai|dev|sh|cpp|h|so)$")
 
 
-# CamelCase words that are not features: sites, products of other fields.
+# CamelCase words that are not features: sites, products of other fields, datasets.
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
                  "McKinsey", "OpenAI", "MLPerf", "ImageNet", "LibriSpeech", "CheckList",
-                 "NeurIPS"}
+                 "NeurIPS", "GitLab", "ArXiv", "InfoWorld", "DataScience", "WeChat",
+                 "HumanEval", "FineWeb", "WikiText", "ShareGPT", "ModelNet", "WordNet",
+                 "ShapeNet", "ObjectNet", "iTunes", "eBay", "eBook", "iOS", "macOS", "tvOS",
+                 "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
+                 "SQuAD", "MNIST", "CIFAR", "OpenBook"}
+
+# Words that are not names, as the typing rules see them.
+_NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
+              "He", "She", "There", "Here", "Which", "Who", "Python", "C++", "A", "An",
+              "Its", "Their", "Each", "Every", "Any", "Native", "Default", "Standard", "Core",
+              "Open", "Domain", "Tensor", "Graph", "Model", "Data", "Existing", "Custom", "Other",
+              "Some", "All", "Both", "Legacy", "Compute", "ML", "AI", "DL", "RL", "LLM",
+              "JIT", "AOT", "API", "GPU", "CPU", "TP", "PP", "DP", "EP", "TMA", "CUDA", "C",
+              "Distributed", "Modern", "Popular", "Unified", "Lightweight", "Fast", "Efficient",
+              "Deep", "Learning", "Machine", "High", "Low", "Large", "Small", "What", "How",
+              "Why", "When", "With", "Using", "Introducing", "Improved", "Better", "Faster",
+              "Optimized", "Optimizing", "Accelerating", "Advanced", "Enabling", "Building",
+              "Scaling", "Training", "Inference", "Simple", "Full", "Sparse",
+              "Dense", "Multi", "Single", "First", "Next", "Last", "Future", "Paged", "Block",
+              "Figure", "Table", "Step", "Part", "Section", "Chapter", "Day", "Keynote",
+              "Library", "Libraries", "Framework", "Backend", "Compiler", "Toolkit", "Engine",
+              "Runtime", "Kernel", "Kernels", "Mode", "Support", "Project", "Team", "CNN", "CNNs",
+              "RNN", "RNNs", "LSTM", "LSTMs", "GAN", "GANs", "LLMs", "MLP", "MLPs", "GNN",
+              "GNNs", "SLM", "SLMs", "VLM", "VLMs"}
+
+# Leading words of a technique name that are not part of it: "Other Fusion", "Efficient ...".
+_NOT_TECHNIQUE_WORDS = _NOT_NAMES - {"Multi", "Single", "Distributed"} | {
+    "In", "On", "At", "For", "From", "To", "By", "Of", "As", "See", "And", "Or", "Via", "Into",
+    "Unlike", "Like", "Beyond", "Toward", "Towards", "Under", "Over", "About", "Across", "Through",
+    "Without", "Within", "Between", "After", "Before", "While", "Is", "Are", "Does", "Do", "Can",
+    "Exact", "Fast", "Faster", "Memory-Efficient", "Efficient", "Scalable", "Flexible"}
+
+# "follow us on Twitter, YouTube and LinkedIn": links to a site, not mentions of a company.
+_FOLLOW_US = re.compile(r"\b(?:follow|find|join|reach(?: out to)?|contact|connect with)\s+"
+                        r"(?:us|me|PyTorch)\b"
+                        r"[^.\n]*\bon\s+(?:[\w.]+(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+))*$",
+                        re.I)
+
+# Matches that are never names (:func:`_noise`).
+_SURNAME = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O')[A-Z][a-z]+$")
+_NOT_A_NAME = re.compile(
+    r"^(?:[KMGTPE]i?B|[A-Z][a-z]?[A-Z]s?|\w+aaS|(?:[A-Z]x)+[A-Z]|[A-Z]\w*Con|Gen[A-Z]{2}|GmbH"
+    r"|NeurIPS|ICML|ICLR|CVPR|ICCV|ECCV|EMNLP|NAACL|AAAI|UAI|KDD|MLSys|RecSys|SIGGRAPH)$")
+# ("IoT", "SoCs", "GiB", "PhD", "SxS", "CxHxW", "IaaS", "KubeCon", "GenAI", "GmbH", conferences);
+# a few of these shapes are names the pack knows ("MoE"): the pack is not filtered.
 
 
-# A vendor's product: "Intel Data Center GPU Max Series", "Intel Arc GPUs", "AMD Instinct GPU".
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator)s?"
-    r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b")
+    r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
+# The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
+_PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
+                             r"Center|Datacenter)$", re.I)
 
 
 _DATASET = re.compile(r"\bdatasets?\b", re.I)
@@ -83,10 +343,6 @@ _LOWER_WORD = re.compile(r"(?<![\w-])(?!and\b)[a-z]{3,}\b")  # a word of a sente
 
 
 _WORD = re.compile(r"\W+")
-
-
-_NOT_NAMES = {"The", "This", "That", "These", "Our", "New", "Python", "C++", "A", "An", "Its",
-              "Their", "Each", "Any", "Native", "Default", "Standard", "Core", "Open", "Domain"}
 
 
 class EntityFinder:
@@ -105,8 +361,12 @@ class EntityFinder:
         self.library_names: dict[str, str] = {}  # lowercased surface form -> canonical name
         self.kinds: dict[str, str] = {}  # Hardware canonical name -> kind
         self.labels: dict[str, str] = {}  # canonical name -> label
+        self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
+        self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
         self._release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
+        self._family: re.Pattern | None = None
+        self._library_api: re.Pattern | None = None
 
     def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
                    patterns: Iterable[dict] | None = None) -> None:
@@ -118,6 +378,7 @@ class EntityFinder:
         self.patterns.extend(patterns)
         self._reset()
         surfaces: dict[str, list[str]] = defaultdict(list)
+        families: list[str] = []
         for record in self.patterns:
             label, pattern = record["label"], record["pattern"]
             surface = pattern_surface(record)
@@ -131,24 +392,39 @@ class EntityFinder:
             else:
                 self.tokens.add(key, [pattern])
             self.labels.setdefault(canonical, label)
+            self.known.setdefault(surface.lower(), (label, canonical))
+            self.known.setdefault(canonical.lower(), (label, canonical))
             surfaces[label].append(surface)
             if label == "Library":
                 self.library_names[surface.lower()] = canonical
             if label == "Hardware":
                 self.kinds[canonical] = record.get("kind", "device")
+            if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models
+                families.append(surface)
+            if record.get("first_name"):
+                self.first_names.add(canonical)
         self._device_backend = re.compile(
             rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'])})[ \t]+"
             rf"(?:{_alternatives(surfaces['Hardware'])})[ \t]+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
         self._release = re.compile(
-            r"(?<![\w/])(?P<library>" + libraries + r")(?:\s+(?:version|release))?\s+" + _VERSION,
+            r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
+            r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION,
             re.I,
         )
+        self._family = re.compile(
+            _START + rf"(?P<name>(?:{_alternatives(families)})"
+            r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
+            + _MODEL_TAIL + r")(?![\w+]|\.\d)")
+        lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
+                       | {"triton", "tlx", "helion"}, key=lambda s: (-len(s), s))
+        self._library_api = re.compile(
+            _LIBRARY_API.format(libraries="|".join(map(re.escape, lower))))
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
-        candidates = list(self._pack_matches(doc)) + list(self._rule_matches(doc, text))
+        candidates = self.candidates(doc, text)
         chosen = _select(candidates)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
@@ -158,54 +434,353 @@ class EntityFinder:
         ]
         return doc
 
-    def _pack_matches(self, doc: Doc) -> Iterator[tuple]:
+    def candidates(self, doc: Doc, text: str | None = None) -> list[Candidate]:
+        """Every name the pack and the rules read in ``doc``, overlapping, each with its rule,
+        the matches that are never names left out and the names typed in the post typed
+        everywhere in it."""
+        text = doc.text if text is None else text
+        found = [c for c in itertools.chain(self._pack_matches(doc), self._rule_matches(doc, text))
+                 if c.span is not None and not self._noise(c, doc, text)]
+        found.extend(self._makers(doc, text, found))
+        return self._typed(doc, text, found)
+
+    def _makers(self, doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+        """The company in parentheses after a model's name: "Ling-2.6-1T (InclusionAI)"."""
+        for candidate in found:
+            if candidate.span.label_ != "Model":
+                continue
+            m = _MAKER.match(text, candidate.span.end_char)
+            if m is None:
+                continue
+            org = m.group("org")
+            label, name = self.known.get(org.lower(), ("Organization", org))
+            if label == "Organization" and org.split()[0] not in _NOT_NAMES:
+                span = _char_span(doc, m.start("org"), m.end("org"), label, name)
+                yield Candidate(RULES["contributor_org"], span, "contributor_org")
+
+    def _pack_matches(self, doc: Doc) -> Iterator[Candidate]:
         matches = [m for matcher in (self.phrases, self.exact, self.tokens) if len(matcher)
                    for m in matcher(doc)]
         for match_id, start, end in matches:
             label, canonical = self.nlp.vocab.strings[match_id].split("\t")
-            yield PRIORITY["pack"], Span(doc, start, end, label=label, span_id=canonical)
+            yield Candidate(PRIORITY["pack"], Span(doc, start, end, label=label, span_id=canonical),
+                            "pack")
 
-    def _rule_matches(self, doc: Doc, text: str) -> Iterator[tuple]:
+    def _rule_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for m in self._release.finditer(text):
-            library = self.library_names.get(m.group("library").lower(), m.group("library"))
+            library = m.group("library").lower()
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if library in _TOOLKITS and _LINE_LEAD.fullmatch(text, line_start, m.start()) \
+                    and line_kind(_line_at(text, m.start())) == "heading":
+                continue  # "### CUDA 10.2 and 11.3 CI/CD Deprecation": a heading about it, not
+                # a release section (a heading that starts with a release opens its section)
+            library = _TOOLKITS.get(library) or self.library_names.get(library, m.group("library"))
             yield self._candidate(doc, m, "release", "Release",
                                   f"{library} {_short_version(m.group('version'))}")
         for m in _BARE_RELEASE.finditer(text):
             # "the 1.12 release" names the release; in "In 1.8," only the number does.
-            group = 0 if m.group("version") else "version2"
-            version = _short_version(m.group("version") or m.group("version2"))
-            yield self._candidate(doc, m, "release", "Release", f"PyTorch {version}", group)
+            group = 0 if m.group("version") else "version2" if m.group("version2") else "version3"
+            version = _short_version(m.group(group if group else "version"))
+            yield self._candidate(doc, m, "bare_release", "Release", f"PyTorch {version}", group)
         for m in _API.finditer(text):
             name = "torch" + m.group(0)[5:]
-            yield self._candidate(doc, m, "api", self.labels.get(name, "Feature"), name)
+            if name.endswith("d") and name[:-1] in self.labels:
+                name = name[:-1]  # "a torch.compiled model" is torch.compile
+            yield self._candidate(doc, m, "torch_api", self.labels.get(name, "Feature"), name)
         for m in _TORCH_LIBRARY.finditer(text):
-            name = self.library_names.get(m.group(0).lower(), m.group(0))
-            yield self._candidate(doc, m, "library", self.labels.get(name, "Library"), name)
+            if m.group(0) not in _NOT_FEATURES:
+                name = self._near_library(m.group(0))
+                yield self._known(doc, m, "torch_library", "Library", name)
+        yield from self._device_matches(doc, text)
+        yield from self._library_matches(doc, text)
+        yield from self._model_matches(doc, text)
+        yield from self._typed_matches(doc, text)
         in_datasets = _DatasetLines(text)
-        for m in _CAMEL.finditer(text):
-            if m.group(0) not in _NOT_FEATURES and not in_datasets(m.start()):
-                yield self._candidate(doc, m, "named", "Feature", m.group(0))
-        for m in _DOTTED_API.finditer(text):
-            yield self._candidate(doc, m, "api", "Feature", m.group(0))
+        for pattern in (_CAMEL, _LOWER_CAMEL):
+            for m in pattern.finditer(text):
+                if re.sub(r"-\d+$", "", m.group(0)) not in _NOT_FEATURES \
+                        and not in_datasets(m.start()):
+                    yield self._known(doc, m, "camel_case", "Feature", m.group(0))
+
+    def _device_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        for m in _DEVICE_CODE.finditer(text):
+            yield self._known(doc, m, "device_code", "Hardware", m.group("code"))
         for m in _HARDWARE_PRODUCT.finditer(text):
             name = re.sub(r"[®™]", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
-            yield self._candidate(doc, m, "api", "Hardware", name)
+            yield self._candidate(doc, m, "vendor_product", "Hardware",
+                                  self._product_model(name) or name)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
-            yield self._candidate(doc, m, "api", "Feature", " ".join(m.group(0).split()))
-        for m in _NAMED.finditer(text):
-            name = m.group("name")
-            if name.split()[0] in _NOT_NAMES:
-                continue
-            label = "Library" if m.group("kind") == "library" else "Hardware"
-            yield self._candidate(doc, m, "named", label, name, group="name")
+            yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
+
+    def _near_library(self, name: str) -> str:
+        """A known library one letter away from ``name``: "TorchaAudio" is torchaudio."""
+        key = name.lower()
+        if key in self.library_names or len(key) < 8:
+            return name
+        near = sorted(canonical for surface, canonical in self.library_names.items()
+                      if abs(len(surface) - len(key)) <= 1 and _one_edit(surface, key))
+        return near[0] if len(set(near)) == 1 else name
+
+    def _product_model(self, product: str) -> str | None:
+        """The code or family a vendor's product name is ("NVIDIA B200 GPU": B200), if the
+        other words only say which one it is."""
+        words = product.split()[1:-1]
+        for known in (" ".join(product.split()[1:]), " ".join(words)):
+            if self.known.get(known.lower(), ("",))[0] == "Hardware":
+                return self.known[known.lower()][1]  # "Google Cloud TPU": Cloud TPU, a TPU
+        words = [re.sub(r"-(?:SXM\d?|PCIe|\d+GB)\b", "", w) for w in words]  # A100-SXM4-40GB
+        named = [w for w in words if _DEVICE_CODE.fullmatch(w)
+                 or self.known.get(w.lower(), ("",))[0] == "Hardware"]
+        if len(named) == 1 and all(w in named or _PRODUCT_DETAIL.match(w) for w in words):
+            word = named[0]
+            return self.known.get(word.lower(), ("", word))[1]
+        return None
+
+    def _library_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        for m in _VENDOR_LIBRARY.finditer(text):
+            name = m.group(0)
+            if re.fullmatch(r"[a-z]ccl", name):
+                name = name.upper()  # "xccl" is XCCL
+            yield self._known(doc, m, "vendor_library", "Library", name)
+        for m in _PIP_INSTALL.finditer(text):
+            for word in re.finditer(r"(?<!\S)[a-z][a-z0-9_.-]*[a-z0-9]", m.group("names")):
+                name = re.split(r"[\[=<>~!]", word.group(0))[0]
+                name = _PIP_NAMES.get(name.lower(), name)
+                yield self._known(doc, word, "pip_install", "Library", name,
+                                  offset=m.start("names"))
+        for m in _DOTTED_API.finditer(text):
+            yield self._candidate(doc, m, "dotted_api", "Feature", m.group(0))
+        for m in _SNAKE_API.finditer(text):
+            yield self._known(doc, m, "snake_api", "Feature", m.group("name"), "name")
+        for m in self._library_api.finditer(text):
+            if not _FILE_SUFFIX.search(m.group(0)):
+                yield self._candidate(doc, m, "library_api", "Feature", m.group(0))
+
+    def _model_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        for pattern in (self._family, _PARAMETER_COUNT, _ARCHITECTURE):
+            for m in pattern.finditer(text):
+                first = re.split(r"[- ]", m.group("name"))[0]
+                if m.group("name") not in _NOT_FEATURES and first not in _NOT_TECHNIQUE_WORDS \
+                        and len(first) > 2:
+                    yield self._known(doc, m, "model_name", "Model", m.group("name"), "name")
+
+    def _typed_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        for pattern, label in ((_TYPED_LIBRARY, "Library"), (_APPOSITION, "Library"),
+                               (_KIND_FIRST, "Library"),
+                               (_TYPED_OPTIMIZER, "Feature"), (_TYPED_PLATFORM, "Platform")):
+            for m in pattern.finditer(text):
+                start, name = self._name_start(doc, m, label,
+                                               pattern not in (_APPOSITION, _KIND_FIRST))
+                if label == "Platform" and not re.search(r"[a-z][A-Z]", name):
+                    continue  # "a Pythonic platform": a platform is typed for CamelCase names
+                if name and not _common_acronym(name, text):
+                    candidate = self._known_span(doc, start, m.end("name"), "typed_name", label,
+                                                 name)
+                    if label == "Feature":  # "the Fused Adagrad optimizer" beats "Adagrad"
+                        candidate = candidate._replace(priority=PRIORITY["api"])
+                    yield candidate
+        for m in _CONTRIBUTOR_ORG.finditer(text):
+            org, person = m.group("org"), m.group("person")
+            known = self.known.get(org.lower())
+            if _abbreviates(org, text[max(0, m.start("org") - 120):m.start("org") - 1]) \
+                    or known is not None and known[0] not in ("Organization", "Hardware") \
+                    or org.split()[0] in _NOT_NAMES or _citation(text, m.start()) \
+                    or not re.search(r"[a-z]{2}|[A-Z]{2}", org) \
+                    or any(w.lower() in self.known or w in _NOT_TECHNIQUE_WORDS
+                           for w in person.split()):
+                continue  # "Triton Language Extensions (TLX)": an acronym, not a company
+            if known is None and not _BY.search(text, max(0, m.start() - 80), m.start()) and (
+                    re.fullmatch(r"[A-Z][a-z]+", org)
+                    or not _LISTED.search(text, max(0, m.start() - 20), m.start())):
+                continue  # "Baseline (Separate)": an unknown company needs "Contributed by ..."
+            name = known[1] if known else _ROLE.sub("", org)
+            yield self._candidate(doc, m, "contributor_org", "Organization", name, "org")
+        for m in _TYPED_LIST.finditer(text):
+            label = _LIST_LABELS.get(m.group("kind")[:6].lower()) or _LIST_LABELS["model"]
+            for item in re.finditer(_LIST_ITEM, m.group("items")):
+                name = item.group(0)
+                if name.split()[0] in _NOT_NAMES or name in _NOT_FEATURES:
+                    continue
+                start = m.start("items") + item.start()
+                yield self._known_span(doc, start, start + len(name), "typed_name", label, name)
+        for m in _SPEAKER_ORG.finditer(text):
+            org = _LEGAL_SUFFIX.sub("", m.group("org"))
+            known = self.known.get(org.lower())
+            if org.split()[0] not in _NOT_NAMES and (known is None or known[0] in (
+                    "Organization", "Hardware")):
+                span = _char_span(doc, m.start("org"), m.start("org") + len(org),
+                                  "Organization", known[1] if known else org)
+                yield Candidate(RULES["contributor_org"], span, "contributor_org")
+        for pattern in _ACRONYMS:
+            for m in pattern.finditer(text):
+                yield from self._acronym(doc, m)
+        for m in _ORG_SUFFIX.finditer(text):
+            words = m.group("name").split()
+            if words[0] in _NOT_NAMES or "AI" in words[:-1] or _citation(text, m.start()) \
+                    or words[-1] == "Research" and not re.search(r"[A-Z].*[A-Z]", words[0]) \
+                    and words[0].lower() not in self.known \
+                    or " ".join(words).lower() in text \
+                    or _title_case(_line_at(text, m.start())) \
+                    and not re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", words[0]):
+                continue  # "Chinese AI Labs", "Operations Research", "an umbrella foundation"
+            yield self._known(doc, m, "org_suffix", "Organization", m.group("name"), "name")
+        for m in _TECHNIQUE.finditer(text):
+            if _TITLE_BEFORE.search(text, max(0, m.start() - 40), m.start()) \
+                    or _citation(text, m.start()):
+                continue  # a part of a longer title: "FX Graph Mode Post Training Quantization"
+            words = list(re.finditer(r"\S+", m.group("name")))
+            while len(words) > 1 and (words[0].group() in _NOT_TECHNIQUE_WORDS
+                                      or words[0].group().endswith("ing")):
+                words.pop(0)  # "Other Fusion", "Optimizing Tensor Parallelism"
+            if len(words) > 1:
+                name = " ".join(w.group() for w in words)
+                span = _char_span(doc, m.start("name") + words[0].start(), m.end("name"),
+                                  "Feature", name)
+                yield Candidate(RULES["technique"], span, "technique")
+
+    def _acronym(self, doc: Doc, m: re.Match) -> Iterator[Candidate]:
+        """The acronym and its expansion, named by the acronym, when the expansion's last word
+        says what it is and the acronym's letters follow the expansion's words."""
+        acronym, expansion = m.group("acronym"), m.group("expansion")
+        last_two = " ".join(expansion.split()[-2:])
+        label = next((label for label, heads in _ACRONYM_HEADS.items()
+                      if m.group("head") in heads or last_two in heads), None)
+        words = [w for w in re.split(r"[\s-]+", expansion) if w[0].isupper()]
+        capitals = [c for c in acronym if c.isupper()]
+        if label is None or sum(c.isupper() for c in acronym) < 2 or \
+                capitals[0] != words[0][0] or len(capitals) > len(words) + 1 or \
+                expansion.split()[0] in _NOT_NAMES:
+            return
+        label, name = self.known.get(expansion.lower()) or self.known.get(acronym.lower()) or (
+            label, acronym if label == "Library" else expansion)
+        for group in ("acronym", "expansion"):
+            yield self._candidate(doc, m, "acronym", label, name, group)
+
+    def _name_start(self, doc: Doc, m: re.Match, label: str,
+                    mid_sentence: bool = True) -> tuple[int, str]:
+        """Where the name a typing rule read starts, and the name: its leading generic words
+        left out ("The TokenSpeed engine"); none when it is no name: a word that starts a
+        sentence ("Existing backend"), a generic word ("ML library", "Tensor library")."""
+        start, name = m.start("name"), m.group("name")
+        words = name.split()
+        while words and (words[0] in _NOT_NAMES or words[0] in _NOT_TECHNIQUE_WORDS
+                         or words[0].lower() in ("the", "a", "an")):
+            start = m.start("name") + name.index(words[1]) if len(words) > 1 else m.end()
+            words.pop(0)
+        name = " ".join(words)
+        if not words or words[-1] in _NOT_NAMES or name in _NOT_FEATURES \
+                or re.fullmatch(r"[A-Z][a-z]+-[A-Za-z][a-z]+", name):
+            return start, ""  # "Co-located", "High-Level": an adjective
+        if len(words) > 1 and name.lower() not in self.known and any(
+                self.known.get(w.lower(), (label,))[0] != label for w in words):
+            return start, ""  # "Triton Apple MPS backend": a device's feature, not a library
+        if mid_sentence and len(words) == 1 and re.fullmatch(r"[A-Z][a-z]+", name):
+            span = _char_span(doc, start, m.end("name"), "")
+            if span is None or span[0].is_sent_start:
+                return start, ""
+        return start, name
+
+    def _known_span(self, doc: Doc, start: int, end: int, rule: str, label: str,
+                    name: str) -> Candidate:
+        known = self.known.get(name.lower())
+        if known is not None:
+            label, name = known
+        span = _char_span(doc, start, end, label, name)
+        if span is not None and span.text != doc.text[start:end]:
+            span = None
+        return Candidate(RULES[rule], span, rule)
+
+    def _known(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
+               group: int | str = 0, offset: int = 0) -> Candidate:
+        """A rule's candidate, with the pack's label and name when the pack knows it."""
+        known = self.known.get(name.lower())
+        if known is not None:
+            label, name = known
+        if offset:
+            span = _char_span(doc, offset + m.start(group), offset + m.end(group), label, name)
+            if span is not None and _WORD.sub("", span.text) != _WORD.sub("", m.group(group)):
+                span = None
+            return Candidate(RULES[rule], span, rule)
+        return self._candidate(doc, m, rule, label, name, group)
 
     def _candidate(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
-                   group: int | str = 0) -> tuple:
+                   group: int | str = 0) -> Candidate:
         span = _char_span(doc, m.start(group), m.end(group), label, name)
         if span is not None and _WORD.sub("", span.text) != _WORD.sub("", m.group(group)):
             span = None  # the match is part of a longer word ("torch.compile'd")
-        return PRIORITY[rule], span
+        return Candidate(RULES[rule], span, rule)
+
+    def _noise(self, candidate: Candidate, doc: Doc, text: str) -> bool:
+        """Whether a match is no name: a handle or hashtag ("@PyTorch"), a given name ("Adam
+        Paszke"), and for guesses a surname ("DeVries"), a unit ("GiB"), an event ("KubeCon"),
+        the first cell of a results table's row."""
+        span = candidate.span
+        if span.start_char > 0 and text[span.start_char - 1] in "@#":
+            return True
+        if _FOLLOW_US.search(text, max(0, span.start_char - 200), span.start_char):
+            return True
+        following = doc[span.end] if span.end < len(doc) else None
+        if span.id_ in self.first_names and following is not None and following.is_title \
+                and not following.is_sent_start:
+            return True
+        if candidate.rule in ("pack", "release", "bare_release", "torch_api", "dotted_api"):
+            return False
+        name = span.id_
+        if _NOT_A_NAME.match(name) and not self.known.get(name.lower()):
+            return True
+        if _SURNAME.match(name) and span.start > 0 and doc[span.start - 1].is_title:
+            return True
+        if candidate.rule == "camel_case" and (
+                _common_acronym(name, text) or re.search(r"(?:ability|abilty|able)$", name)
+                or _AUTHORS.search(text, max(0, span.start_char - 200), span.start_char)):
+            return True  # "query-heads-per-kv-head (QpKV)", "authored by A, MinNi and B"
+        if candidate.rule in ("camel_case", "technique", "typed_name", "learned"):
+            line_start = text.rfind("\n", 0, span.start_char) + 1
+            line_end = text.find("\n", span.end_char) % (len(text) + 1)
+            rest = text[line_start:span.start_char] + " " + text[span.end_char:line_end]
+            if rest.strip() and _TABLE_ROW_REST.match(rest):
+                return True
+        return False
+
+    def _typed(self, doc: Doc, text: str, found: list[Candidate]) -> list[Candidate]:
+        """Type every guessed mention of a name the post types somewhere ("TokenSpeed is an
+        inference engine": each "TokenSpeed" of the post is a Library), and find its other
+        mentions (a typed name's exact surface elsewhere in the post)."""
+        blocked = {_without_lead(m.group("name") or m.group("listed")).lower()
+                   for m in _NOT_ENTITY.finditer(text)} - set(self.known)
+        found = [c for c in found if not (c.rule in _GUESSES and c.span.id_.lower() in blocked)]
+        types: dict[str, tuple[int, str, str]] = {}
+        for candidate in found:
+            span = candidate.span
+            if candidate.rule in TYPING_RULES and span.id_.lower() not in self.known:
+                rank = TYPING_RULES.index(candidate.rule)
+                key = span.id_.lower()
+                types[key] = min(types.get(key, (rank, span.label_, span.id_)),
+                                 (rank, span.label_, span.id_))
+        if not types:
+            return found
+        typed = []
+        for candidate in found:
+            entry = types.get(candidate.span.id_.lower())
+            if entry is not None and candidate.rule in ("camel_case", "learned", "technique"):
+                span = candidate.span
+                candidate = candidate._replace(span=Span(doc, span.start, span.end,
+                                                         label=entry[1], span_id=entry[2]))
+            typed.append(candidate)
+        surfaces = {c.span.text: c.span.id_.lower() for c in found
+                    if c.span.id_.lower() in types and c.span.text.lower() not in self.known
+                    and re.fullmatch(r"[\w.+-]+(?: [\w.+-]+)*", c.span.text)}
+        if surfaces:
+            ordered = sorted(surfaces, key=lambda s: (-len(s), s))
+            mentions = re.compile(rf"{_START}(?:{'|'.join(map(re.escape, ordered))})"
+                                  r"(?![\w+]|-\w|\.\w)")
+            for m in mentions.finditer(text):
+                label, name = types[surfaces[m.group(0)]][1:]
+                span = _char_span(doc, m.start(), m.end(), label, name)
+                if span is not None and span.text == m.group(0):
+                    typed.append(Candidate(RULES["learned"], span, "learned"))
+        return typed
 
     def to_disk(self, path, *, exclude=()) -> None:
         path = Path(path)
@@ -216,6 +791,75 @@ class EntityFinder:
         self.patterns = []
         self.add_patterns(read_patterns(Path(path) / "patterns.jsonl", check_token_pattern))
         return self
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one inserted, deleted or replaced letter."""
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + (len(a) == len(b)):] == b[i + 1:]
+
+
+def _abbreviates(acronym: str, before: str) -> bool:
+    """Whether ``acronym`` abbreviates the words that end ``before``: "Neural Information
+    Processing Systems (NeurIPS)", "PyTorch Certified Associate (PTCA)", "Linux Foundation
+    (LF)"."""
+    capitals = "".join(c for c in acronym if c.isupper())
+    if len(capitals) < 2:
+        return False
+    words = re.findall(r"[\w'-]+", before)[-len(capitals) - 3:]
+    for k in range(1, len(words) + 1):
+        tail = words[-k:]
+        if tail[0][0].upper() == capitals[0] and _subsequence(capitals.lower(),
+                                                              " ".join(tail).lower()):
+            return True
+    return False
+
+
+def _title_case(line: str) -> bool:
+    """Whether a line is written in title case: no lower-case word but short function words
+    ("PyTorch Foundation Expands to an Umbrella Foundation")."""
+    words = re.findall(r"[A-Za-z][\w'-]*", line)
+    return len(words) >= 4 and not any(
+        w[0].islower() and w not in _FUNCTION_WORDS for w in words)
+
+
+_FUNCTION_WORDS = {"a", "an", "the", "to", "of", "for", "and", "or", "in", "on", "at", "by",
+                   "with", "from", "as", "into", "via", "vs", "is", "are"}
+
+
+def _subsequence(letters: str, text: str) -> bool:
+    """Whether ``letters`` occur in ``text`` in order ("xmx" in "xe matrix extensions")."""
+    rest = iter(text)
+    return all(letter in rest for letter in letters)
+
+
+def _without_lead(name: str) -> str:
+    """``name`` without its leading generic words: "Their LingGuang" -> "LingGuang"."""
+    words = name.split()
+    while len(words) > 1 and (words[0] in _NOT_NAMES or words[0] in _NOT_TECHNIQUE_WORDS):
+        words.pop(0)
+    return " ".join(words)
+
+
+def _common_acronym(name: str, text: str) -> bool:
+    """Whether the post introduces ``name`` as the acronym of a common phrase: "domain APIs
+    (DAPI)", not "Triton Language Extensions (TLX)"."""
+    if not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", name) or sum(c.isupper() for c in name) < 2:
+        return False
+    for m in re.finditer(rf"\(({re.escape(name)})\)", text):
+        words = re.findall(r"[\w'-]+", text[max(0, m.start() - 80):m.start()])[-len(name):]
+        if any(w[0].islower() and w not in ("of", "and", "for", "in", "to") for w in words):
+            return True
+    return False
+
+
+def _citation(text: str, offset: int) -> bool:
+    """Whether ``offset`` stands in a reference of a list of papers ("... Wilson; Uncertainty
+    in Artificial Intelligence (UAI), 2018")."""
+    line = _line_at(text, offset)
+    return bool(_YEAR.search(line) and _REFERENCE.search(line))
 
 
 def _alternatives(surfaces: list[str]) -> str:
@@ -274,10 +918,10 @@ class _DatasetLines:
         return self._lines[start]
 
 
-def _inner_devices(candidates: Iterable[tuple], chosen: list[Span]) -> list[Span]:
+def _inner_devices(candidates: Iterable[Candidate], chosen: list[Span]) -> list[Span]:
     """Hardware and platforms named inside a chosen feature ("Android GPU backend")."""
     inside_feature = _within(s for s in chosen if s.label_ == "Feature")
-    return _select((priority, c) for priority, c in candidates
+    return _select((priority, c) for priority, c, _ in candidates
                    if c is not None and c.label_ in ("Hardware", "Platform")
                    and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
                    and inside_feature(c))
@@ -298,12 +942,14 @@ def _within(spans: Iterable[Span]) -> Callable[[Span], bool]:
 
 
 def _select(candidates: Iterable[tuple]) -> list[Span]:
-    """Keep the best non-overlapping spans: by priority, then length, then position."""
+    """Keep the best non-overlapping spans: by priority, then length, then position.
+
+    ``candidates`` are (priority, span, ...) tuples (:class:`Candidate`)."""
     ranked = sorted((c for c in candidates if c[1] is not None),
                     key=lambda c: (c[0], -len(c[1]), c[1].start))
     taken: set[int] = set()
     chosen = []
-    for _, span in ranked:
+    for _, span, *_ in ranked:
         if taken.isdisjoint(range(span.start, span.end)):
             chosen.append(span)
             taken.update(range(span.start, span.end))

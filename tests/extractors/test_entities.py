@@ -1,0 +1,296 @@
+"""Tests of the entity finder's rules (``extractors/entities.py``), through ``load_nlp("blank")``.
+
+Each case is a sentence from a post (shortened) with what the rule must read, and one it must
+not; issue 12 asked for names of new posts found by rules that generalize, not only by the pack.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ptkg.extractors.entities import RULES, EntityFinder
+from ptkg.extractors.patterns import ENTITY_PATTERNS, read_patterns
+from ptkg.extractors.text import mask_markup
+
+
+def found(nlp, text: str) -> set[tuple[str, str]]:
+    """(label, canonical name) of the entities found in ``text``."""
+    doc = nlp(mask_markup(text))
+    return {(span.label_, span.id_) for span in doc.spans["ptkg"]}
+
+
+def rules_of(nlp, text: str) -> dict[tuple[str, str], set[str]]:
+    """For each entity found in ``text``, the rules that read it."""
+    finder: EntityFinder = nlp.get_pipe("ptkg_entities")
+    doc = nlp(mask_markup(text))
+    chosen = {(s.start, s.end, s.label_, s.id_) for s in doc.spans["ptkg"]}
+    rules: dict[tuple[str, str], set[str]] = {}
+    for candidate in finder.candidates(doc):
+        span = candidate.span
+        if (span.start, span.end, span.label_, span.id_) in chosen:
+            rules.setdefault((span.label_, span.id_), set()).add(candidate.rule)
+    return rules
+
+
+def pack_ids() -> set[str]:
+    return {record.get("id") or record["pattern"] for record in read_patterns(ENTITY_PATTERNS)
+            if isinstance(record.get("id") or record["pattern"], str)}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The kernel runs on NVIDIA B200 GPUs and on 8xA100 (40GB) nodes.",
+     {("Hardware", "B200"), ("Hardware", "A100")}),
+    ("FP8 sparsity on MI350X (gfx950) and on an MI325X.",
+     {("Hardware", "MI350X"), ("Hardware", "gfx950"), ("Hardware", "MI325X")}),
+    ("A rack of GB300 systems next to GH200 superchips.",
+     {("Hardware", "GB300"), ("Hardware", "GH200")}),
+    ("Benchmarks on an NVIDIA A100-SXM4-40GB GPU.", {("Hardware", "A100")}),
+], ids=["nvidia-codes", "amd-codes", "superchips", "product-variant"])
+def test_issue12_accelerator_codes(blank_nlp, text, expected):
+    """Accelerator codes are hardware, and a vendor's product names the code it is."""
+    assert found(blank_nlp, text) >= expected
+    assert not {name for label, name in found(blank_nlp, text) if "NVIDIA" in name}
+
+
+@pytest.mark.parametrize("text", [
+    "The H264 codec and the A1000 figure and model V3 are no devices.",
+    "See figure B2 and table H1.",
+])
+def test_issue12_accelerator_codes_need_their_shape(blank_nlp, text):
+    assert not {n for label, n in found(blank_nlp, text) if label == "Hardware"}
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Users on older architectures (e.g., Pascal, Volta) use CUDA 12.6.", "Volta"),
+    ("primitives that do not exist on Ampere or Hopper", "Hopper"),
+    ("Sessions covered AMD ROCm, Arm SME2 and Google TPUs.", "SME2"),
+    ("TLX supports sm_100+ targets.", "Blackwell"),
+], ids=["family", "family-2", "instruction-set", "compute-capability"])
+def test_issue12_architecture_families_and_instruction_sets(blank_nlp, text, name):
+    assert ("Hardware", name) in found(blank_nlp, text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Users on newer GPUs should use the CUDA 13.0+ wheels.", "CUDA 13.0"),
+    ("ROCm >= 7.02 is required.", "ROCm 7.02"),
+    ("We deprecated CUDA 10.2 and 11.3.", "CUDA 10.2"),
+])
+def test_issue12_toolkit_versions_are_releases(blank_nlp, text, name):
+    """A CUDA or ROCm version is a Release of that toolkit (tests/gold/GUIDELINES.md)."""
+    assert ("Release", name) in found(blank_nlp, text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Qwen3.5-397B-A17B runs at 580 tps.", {("Model", "Qwen3.5-397B-A17B")}),
+    ("used by Kimi-K2-Thinking and GLM-4.5", {("Model", "Kimi-K2-Thinking"), ("Model", "GLM-4.5")}),
+    ("We trained GPT-2 XL and DeepSeek-V3.", {("Model", "GPT-2 XL"), ("Model", "DeepSeek-V3")}),
+    ("We finetuned Moonlight-16B-A3B.", {("Model", "Moonlight-16B-A3B")}),
+    ("BlockBERT and RoFormer compute attention differently.",
+     {("Model", "BlockBERT"), ("Model", "RoFormer")}),
+], ids=["family-size", "family-version", "family-size-word", "parameter-count", "suffix"])
+def test_issue12_model_names(blank_nlp, text, expected):
+    assert found(blank_nlp, text) >= expected
+
+
+@pytest.mark.parametrize("text", [
+    "It scales up to 1M tokens with Up-to-1M context.",
+    "The Llama-3-based recipe and the GPT-style decoder.",
+])
+def test_issue12_model_names_need_a_version_not_a_word(blank_nlp, text):
+    names = {name for label, name in found(blank_nlp, text) if label == "Model"}
+    assert not {n for n in names if n.endswith(("based", "style")) or n.startswith("Up")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The legacy MAGMA backend was deprecated in favor of cuSolver.",
+     {("Library", "MAGMA"), ("Library", "cuSolver")}),
+    ("This is supported by FFmpeg backend and soundfile.", {("Library", "FFmpeg")}),
+    ("Arm Compute Library backend support for AWS Graviton", {("Library", "Arm Compute Library")}),
+    ("The Composable Kernel backend is used for GEMMs.", {("Library", "Composable Kernel")}),
+], ids=["backend-after-name", "ffmpeg", "acl", "ck"])
+def test_issue12_library_backends_are_libraries(blank_nlp, text, expected):
+    """ "backend" after a library's name does not make it hardware."""
+    assert found(blank_nlp, text) >= expected
+    assert not {name for label, name in found(blank_nlp, text) if label == "Hardware"} & {
+        name for _, name in expected}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The TokenSpeed inference engine is fast. TokenSpeed wins.", {("Library", "TokenSpeed")}),
+    ("Mooncake, a high-performance transfer engine, moves KV caches. Mooncake scales.",
+     {("Library", "Mooncake")}),
+    ("Kernels are written in the Helion DSL.", {("Library", "Helion")}),
+    ("To get started, pip install torchcomms and set the variable.",
+     {("Library", "torchcomms")}),
+    ("Triton Language Extensions (TLX) exposes warp specialization. TLX is fast.",
+     {("Library", "TLX")}),
+    ("We use rocSHMEM, hipSPARSELt and XCCL.",
+     {("Library", "rocSHMEM"), ("Library", "hipSPARSELt"), ("Library", "XCCL")}),
+], ids=["typed-engine", "apposition", "dsl", "pip-install", "acronym", "vendor-families"])
+def test_issue12_libraries_by_their_context(blank_nlp, text, expected):
+    assert found(blank_nlp, text) >= expected
+
+
+def test_issue12_a_typed_name_types_its_other_mentions(blank_nlp):
+    """ "TokenSpeed inference engine" makes every "TokenSpeed" of the post a library."""
+    rules = rules_of(blank_nlp, "TokenSpeed is fast. The TokenSpeed inference engine wins.")
+    assert set(rules) == {("Library", "TokenSpeed")}
+    assert {"typed_name", "camel_case"} <= rules["Library", "TokenSpeed"]
+
+
+@pytest.mark.parametrize("text", [
+    "Existing backend is kept.",
+    "Our core Tensor library is fast, an ML library.",
+    "FX provides a Pythonic platform for transforming code.",
+    "A Co-located framework.",
+])
+def test_issue12_typing_rules_skip_words(blank_nlp, text):
+    assert {label for label, _ in found(blank_nlp, text)} <= {"Feature"} and not {
+        name for _, name in found(blank_nlp, text)
+        if name in ("Existing", "Tensor", "ML", "Pythonic", "Co-located")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Contributed by Chizkiyahu Raful (ARM) (PR #176270).", {("Organization", "Arm")}),
+    ("Contributed by Guangye Yu (Intel) across six PRs.", {("Organization", "Intel")}),
+    ("This was contributed by Daniel Galvez and Ting-Yang Kuei (NVIDIA).",
+     {("Organization", "NVIDIA")}),
+    ("a talk by Valeri Milke from VamiSec GmbH.", {("Organization", "VamiSec")}),
+    ("* **Ling-2.6-1T** (InclusionAI) — a trillion-parameter model",
+     {("Organization", "InclusionAI"), ("Model", "Ling-2.6-1T")}),
+    ("served by the LightSeek Foundation under the MIT license",
+     {("Organization", "LightSeek Foundation")}),
+], ids=["contributor-hardware-name", "contributor", "contributors", "speaker-from",
+        "model-maker", "suffix"])
+def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
+    assert found(blank_nlp, text) >= expected
+
+
+@pytest.mark.parametrize("text", [
+    "Andrew Gordon Wilson; Uncertainty in Artificial Intelligence (UAI), 2018",
+    "the PyTorch Certified Associate (PTCA) exam",
+    "Recommendation Systems (RecSys) comprise a large footprint",
+    "| Aspect | Baseline (Separate) | Fused Kernel |",
+    "What Does an Umbrella Foundation Mean?\nBy becoming an umbrella foundation, we grow.",
+    "Frontier Chinese AI Labs release models.",
+], ids=["citation", "acronym", "acronym-camel", "table-header", "title-case", "generic"])
+def test_issue12_organizations_need_more_than_parentheses(blank_nlp, text):
+    assert not {name for label, name in found(blank_nlp, text) if label == "Organization"}
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Muon Optimizer has gained momentum with Adam.", "Muon"),
+    ("The Fused Adagrad optimizer is new.", "Fused Adagrad"),
+    ("Warp Specialization splits producers and consumers.", "Warp Specialization"),
+    ("## What is Vertical Fusion?", "Vertical Fusion"),
+    ("In TLX Block Attention, blocks are fixed.", "TLX Block Attention"),
+    ("primitives like tlx.async_dot and tlx.local_trans", "tlx.async_dot"),
+    ("Batched linalg.eigh on CUDA is faster.", "linalg.eigh"),
+], ids=["optimizer", "typed-optimizer", "technique", "technique-heading", "technique-lead",
+        "library-api", "bare-submodule"])
+def test_issue12_features_by_their_shape(blank_nlp, text, name):
+    assert ("Feature", name) in found(blank_nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "FX Graph Mode Post Training Dynamic Quantization tutorial",
+    "2. Why Block Attention?",
+    "Dao, T. (2022). FlashAttention: Fast and Memory-Efficient Exact Attention. arXiv.",
+])
+def test_issue12_technique_names_are_whole_names(blank_nlp, text):
+    names = {name for label, name in found(blank_nlp, text) if label == "Feature"}
+    assert not names & {"Post Training Dynamic Quantization", "Block Attention",
+                        "Memory-Efficient Exact Attention", "Exact Attention"}
+
+
+@pytest.mark.parametrize(("text", "not_found"), [
+    ("We're releasing @PyTorch -QRNN, 2-17x faster.", "PyTorch"),
+    ("The CUDA kernel was contributed by @MeetThePatel in 2.11.", "MeetThePatel"),
+    ("By Zhipeng Wang, Guokai Ma and Chi McIsaac, DeepSpeed team", "McIsaac"),
+    ("Muon reduces per-GPU memory by 3 GiB.", "GiB"),
+    ("| SpaceInvaders | 7727 ± 1121 | 21676 ± 8897 |", "SpaceInvaders"),
+    ("Schedule for KubeCon + CloudNativeCon is out.", "KubeCon"),
+    ("on IoT devices and SoCs", "IoT"),
+    ("follow us on Twitter, Medium, YouTube, and LinkedIn.", "LinkedIn"),
+    ("This post is authored by Raghuraman Krishnamoorthi, James Reed, MinNi, and Seth Weidman.",
+     "MinNi"),
+    ("query-heads-per-kv-head (QpKV) is the tile size; QpKV is small.", "QpKV"),
+    ("the OpenInfra Summit and licenses like the OpenMDW license", "OpenMDW"),
+    ("Thanks to Adam Paszke for the review.", "Adam"),
+], ids=["tweet-handle", "github-handle", "surname", "unit", "results-table", "event",
+        "abbreviation", "social-links", "authors", "common-acronym", "not-an-entity",
+        "given-name"])
+def test_issue12_noise_is_no_entity(blank_nlp, text, not_found):
+    assert not_found not in {name for _, name in found(blank_nlp, text)}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The MagicPony team at Twitter contributed.", ("Organization", "Twitter")),
+    ("Use the Adam optimizer.", ("Feature", "Adam")),
+    ("It joins Adam, AdamW, and SGD.", ("Feature", "Adam")),
+], ids=["site-as-company", "optimizer", "optimizer-list"])
+def test_issue12_noise_filters_keep_real_mentions(blank_nlp, text, expected):
+    assert expected in found(blank_nlp, text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("The TorchaAudio and TorcheElastic libraries", "torchaudio"),
+    ("TorchSpec trains draft models.", "TorchSpec"),
+])
+def test_issue12_torch_libraries(blank_nlp, text, name):
+    """A name of the ecosystem's shape is a library; one letter off a known one is that one."""
+    assert ("Library", name) in found(blank_nlp, text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("TorchScript is deprecated; torchscriptable code.", "torchscriptable"),
+    ("TorchScriptabilty support would allow it.", "TorchScriptabilty"),
+])
+def test_issue12_words_made_of_names_are_no_libraries(blank_nlp, text, name):
+    assert name not in {n for _, n in found(blank_nlp, text)}
+
+
+def test_issue12_libraries_listed_after_such_as(blank_nlp):
+    text = "on additional libraries such as FairSeq, MetaSeq, and HuggingFace to benefit"
+    assert ("Library", "MetaSeq") in found(blank_nlp, text)
+    text = "Using machine learning frameworks such as PyTorch, ATOM was able to design"
+    assert "ATOM" not in {name for _, name in found(blank_nlp, text)}
+
+
+def test_entity_finder_rules_have_priorities():
+    """Every rule a candidate can name has a priority; typed contexts beat the pack."""
+    assert RULES["contributor_org"] < RULES["pack"] < RULES["camel_case"]
+    assert RULES["release"] == min(RULES.values())
+
+
+def test_entity_finder_pack_families():
+    """A family of the pack names a model with a version; bare, it keeps its own label
+    (DeepSeek the company, Qwen the models)."""
+    families = [r for r in read_patterns(ENTITY_PATTERNS) if r.get("family")]
+    assert families and {r["label"] for r in families} == {"Model", "Organization"}
+    assert {"Qwen", "Llama", "DeepSeek"} <= pack_ids()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We met DeepSeek in Hangzhou; DeepSeek-V3 is open.",
+     {("Organization", "DeepSeek"), ("Model", "DeepSeek-V3")}),
+    ("Qwen models and Qwen3.5 are open.", {("Model", "Qwen"), ("Model", "Qwen3.5")}),
+])
+def test_issue12_family_and_its_versions(blank_nlp, text, expected):
+    assert found(blank_nlp, text) == expected
+
+
+def test_issue12_torch_suffix_is_a_library(blank_nlp):
+    assert found(blank_nlp, "ProbTorch and PrimTorch") == {("Library", "ProbTorch"),
+                                                            ("Feature", "PrimTorch")}
+
+
+@pytest.mark.parametrize("text", [
+    "### (Stable) CUDA 10.2 and 11.3 CI/CD Deprecation",
+    "## CUDA 12.8 support",
+])
+def test_issue12_toolkit_version_that_starts_a_heading_is_no_release(blank_nlp, text):
+    """A heading that starts with a release opens that release's section (``extract.py``); a
+    toolkit has no section, so its version there stays the toolkit."""
+    assert not {name for label, name in found(blank_nlp, text) if label == "Release"}
+    assert ("Hardware", "CUDA") in found(blank_nlp, text)
