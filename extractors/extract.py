@@ -21,6 +21,7 @@ from ptkg.extractors import stability
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     Context,
+    heading_kinds,
     leaf_headings,
     only_names_a_kind,
     section_contexts,
@@ -50,7 +51,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     ``title_doc`` and ``author_doc`` are the title and author run through the entity finder:
     what they name is mentioned by the post too (offsets -1: not in the text).
     """
-    spans, by_line, outline = _outline(doc, lines)
+    spans, by_line, outline = _outline(doc, lines, post.markup)
     result = PostFacts(post.url, post.title, post.date, post.author)
     in_text = [(s, s.text and post.text[s.start_char:s.end_char], s.start_char, s.end_char)
                for s in spans]
@@ -65,8 +66,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts = result.facts
     facts.extend(_announced(post, doc, outline, title_doc))
     sections: dict[int, Section] = {}
-    facts.extend(_section_facts(doc, lines, by_line, subject, sections,
-                                outline._replace(markup=post.markup)))
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
@@ -101,7 +101,8 @@ class Outline(NamedTuple):
     libraries: dict[Line, tuple[Entity, Span | None]] | None = None  # "# torchvision"
 
 
-def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Span]], Outline]:
+def _outline(doc: Doc, lines: list[Line],
+             markup: str) -> tuple[list[Span], dict[int, list[Span]], Outline]:
     """The post's entities (bare versions owned by their section), grouped by line, and its
     outline. Updates ``doc`` when a bare version changes hands."""
     spans = list(doc.spans["ptkg"])
@@ -116,9 +117,8 @@ def _outline(doc: Doc, lines: list[Line]) -> tuple[list[Span], dict[int, list[Sp
         doc._.ptkg_relations = [
             replace(r, source=owned.get(r.source, r.source), target=owned.get(r.target, r.target))
             for r in doc._.ptkg_relations or []]
-    markup = "markdown" if any(line.level for line in lines) else "flat"
     return spans, by_line, Outline(headings, _library_announcements(lines, by_line, _text(doc)),
-                                   markup, _library_sections(lines, by_line, _text(doc)))
+                                   markup, _library_sections(lines, by_line, _text(doc), markup))
 
 
 def _owned_bare_releases(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
@@ -266,30 +266,46 @@ def _library_announcements(lines: list[Line], by_line: dict[int, list[Span]],
     return found
 
 
-def _library_sections(lines: list[Line], by_line: dict[int, list[Span]],
-                      doc_text: str) -> dict[Line, tuple[Entity, Span | None]]:
-    """Markdown headings that are a library's name ("# torchvision"), with the release of that
-    library the section names ("torchvision 0.8.0 introduces ..."), if it names one.
+def _library_sections(lines: list[Line], by_line: dict[int, list[Span]], doc_text: str,
+                      markup: str) -> dict[Line, tuple[Entity, Span | None]]:
+    """Headings that are a library's name ("# torchvision"), with the release of that library
+    the section names ("torchvision 0.8.0 introduces ..."), if it names one.
 
-    Such a section is that release's down to the next heading as high; without a release it
-    is the library's (its features belong to it, no release is known to introduce them).
+    Such a section is that release's down to the next heading as high (in flattened text, to
+    the next heading that names a library or starts with a release); without a release it is
+    the library's (its features belong to it, no release is known to introduce them).
     """
+    def names_a_library(line: Line) -> bool:
+        inside = by_line[line.start]
+        return (line.kind == "heading" and (line.level > 0 or markup == "flat")
+                and len(inside) == 1 and inside[0].label_ == "Library"
+                and inside[0].id_ != CORE_LIBRARY
+                and _span_text(inside[0]) == doc_text[line.start:line.end].strip(" #*_`"))
+
     found = {}
     for i, line in enumerate(lines):
-        inside = by_line[line.start]
-        if not (line.kind == "heading" and line.level and len(inside) == 1
-                and inside[0].label_ == "Library" and inside[0].id_ != CORE_LIBRARY
-                and _span_text(inside[0]) == doc_text[line.start:line.end].strip(" #*_`")):
+        if not names_a_library(line):
             continue
-        library = inside[0].id_
+        library = by_line[line.start][0].id_
         release = None
         for later in lines[i + 1:]:
-            if later.kind == "heading" and 0 < later.level <= line.level:
+            if _ends_section(later, line.level, markup, names_a_library(later) or any(
+                    s.label_ == "Release" for s in by_line[later.start][:1])
+                    or bool(heading_kinds(doc_text[later.start:later.end]))):
                 break
             release = release or next((s for s in by_line[later.start] if s.label_ == "Release"
                                        and s.id_.rpartition(" ")[0] == library), None)
         found[line] = (Entity("Library", library), release)
     return found
+
+
+def _ends_section(line: Line, level: int, markup: str, opens_another: bool) -> bool:
+    """Whether ``line`` ends a section whose heading has ``level``: a heading as high in
+    Markdown; in flattened text, which lost the levels, a heading that opens another section
+    (``opens_another``: of a library, of a release, or of a kind, "Performance Improvements")."""
+    if line.kind != "heading":
+        return False
+    return opens_another if markup == "flat" else 0 < line.level <= level
 
 
 def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
@@ -390,7 +406,10 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         text = _text(doc)[line.start:line.end]
         if line.kind == "heading":
             hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
-        if outer is not None and line.kind == "heading" and line.level <= outer[1]:
+        if outer is not None and _ends_section(line, outer[1], outline.markup,
+                                               line in section_releases
+                                               or line in (outline.libraries or {})
+                                               or bool(heading_kinds(text))):
             release, feature, outer, owner = outer[0], None, None, None
         if line in section_releases:  # in Markdown it ends at the next heading as high
             ends = (release, line.level) if outline.markup == "markdown" and line.level else None
