@@ -56,7 +56,6 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
-from ptkg.extractors.text import line_kind
 
 # Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
 # context, then the pack and API names, then library names, then guesses.
@@ -119,10 +118,17 @@ _BARE_RELEASE = re.compile(
     + _VERSION.replace("version", "version2") + r"(?=[,.]\s))"
 )
 
-# Toolkits that are Hardware in the pack but have releases: "CUDA 12.8", "ROCm >= 7.02".
-_TOOLKITS = {"cuda": "CUDA", "rocm": "ROCm"}
-# What may stand before a toolkit's version at the start of a heading: masked markup, a marker.
-_LINE_LEAD = re.compile(r"[^\w\n]*(?:[\[(][A-Za-z -]+[\])])?[^\w\n]*")
+# Toolkits that are Hardware in the pack, or no entity, but have releases: "CUDA 12.8", "ROCm
+# >= 7.02", "Python 3.7". A toolkit's release is a dependency of a release, never one a post
+# announces or whose section a heading opens (``ptkg.extractors.extract``).
+_TOOLKITS = {"cuda": "CUDA", "rocm": "ROCm", "python": "Python"}
+TOOLKITS = frozenset(_TOOLKITS.values())
+# "Python 2", "Python2", "Python 3.11": Python's versions, its majors alone too.
+_PYTHON = re.compile(r"(?<![\w/@.])[Pp]ython ?(?P<version>[23](?:\.\d{1,2})?)(?![\w.+]|\.\d)")
+# More versions of the release before: "CUDA 10.2 and 11.3", "CUDA 11.6, 11.7 or 11.8".
+_MORE_VERSIONS = re.compile(
+    r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+|[ \t]*/[ \t]*)"
+    r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)")
 
 
 # A name as the typing rules read it: up to three words, each capitalized or CamelCase.
@@ -469,14 +475,17 @@ class EntityFinder:
     def _rule_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for m in self._release.finditer(text):
             library = m.group("library").lower()
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            if library in _TOOLKITS and _LINE_LEAD.fullmatch(text, line_start, m.start()) \
-                    and line_kind(_line_at(text, m.start())) == "heading":
-                continue  # "### CUDA 10.2 and 11.3 CI/CD Deprecation": a heading about it, not
-                # a release section (a heading that starts with a release opens its section)
             library = _TOOLKITS.get(library) or self.library_names.get(library, m.group("library"))
             yield self._candidate(doc, m, "release", "Release",
                                   f"{library} {_short_version(m.group('version'))}")
+            end = m.end()
+            while more := _MORE_VERSIONS.match(text, end):
+                yield self._candidate(doc, more, "release", "Release",
+                                      f"{library} {_short_version(more.group('version'))}",
+                                      "version")
+                end = more.end()
+        for m in _PYTHON.finditer(text):
+            yield self._candidate(doc, m, "release", "Release", f"Python {m.group('version')}")
         for m in _BARE_RELEASE.finditer(text):
             # "the 1.12 release" names the release; in "In 1.8," only the number does.
             group = 0 if m.group("version") else "version2" if m.group("version2") else "version3"

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from spacy.tokens import Doc, Span
 
 from ptkg.extractors import stability
+from ptkg.extractors.entities import TOOLKITS
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     Context,
@@ -66,14 +67,30 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts = result.facts
     facts.extend(_announced(post, doc, outline, title_doc))
     sections: dict[int, Section] = {}
-    facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline))
+    titled = next((_entity(s) for s in (title_doc.spans["ptkg"] if title_doc else [])
+                   if s.label_ == "Release" and _is_core(_entity(s))), None)
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections,
+                                outline._replace(titled=titled)))
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
     result.facts = sorted({_with_post_text(f, post) for f in _most_specific(facts)
                            if _fits(f)})
+    result.mentions = _without_idle_languages(result.mentions, result.facts)
     return result
+
+
+def _without_idle_languages(mentions: list[Mention], facts: list[Fact]) -> list[Mention]:
+    """The mentions but those of a language's releases no fact of the post takes part in:
+    "Python 3.8" in a list of supported versions is no entity (languages are none), "we will
+    no longer support Python 2" makes Python 2 the release that PyTorch 1.5 removes."""
+    in_facts = {e for f in facts for e in (f.source, f.target)}
+    return [m for m in mentions if not (m.entity.label == "Release" and m.entity not in in_facts
+                                        and m.entity.name.rpartition(" ")[0] in _LANGUAGES)]
+
+
+_LANGUAGES = {"Python"}
 
 
 def _most_specific(facts: list[Fact]) -> list[Fact]:
@@ -99,6 +116,7 @@ class Outline(NamedTuple):
     announced: dict[Line, tuple[Span, int]]  # releases announced under their library's heading
     markup: str = "markdown"
     libraries: dict[Line, tuple[Entity, Span | None]] | None = None  # "# torchvision"
+    titled: Entity | None = None  # the core release the title names: "PyTorch 1.13 release"
 
 
 def _outline(doc: Doc, lines: list[Line],
@@ -206,10 +224,16 @@ def subject_release(doc: Doc, title_doc: Doc | None) -> Entity | None:
             continue
         spans = candidate.spans["ptkg"] if isinstance(candidate, Doc) else [
             s for s in doc.spans["ptkg"] if s.end <= candidate.end]
-        releases = [s for s in spans if s.label_ == "Release"]
+        releases = [s for s in spans if s.label_ == "Release" and not _of_toolkit(s)]
         if releases and (candidate is title_doc or _ANNOUNCE.search(candidate.text)):
             return _entity(releases[0])
     return None
+
+
+def _of_toolkit(release: Span) -> bool:
+    """Whether a release is a toolkit's ("CUDA 10.2", "Python 3.7"): a dependency, which no post
+    announces and whose heading ("### CUDA 10.2 and 11.3 CI/CD Deprecation") opens no section."""
+    return release.id_.rpartition(" ")[0] in TOOLKITS
 
 
 def _group_by_line(lines: list[Line], spans: Iterable[Span]) -> dict[int, list[Span]]:
@@ -316,7 +340,7 @@ def _release_headings(lines: list[Line], by_line: dict[int, list[Span]],
             continue
         first = next(iter(by_line[line.start]), None)
         lead = _MARKED_LEAD.match(doc_text[line.start:line.end]) if first is not None else None
-        if first is not None and first.label_ == "Release" and \
+        if first is not None and first.label_ == "Release" and not _of_toolkit(first) and \
                 first.start_char <= line.start + lead.end() + 4:
             yield line, first
 
@@ -394,6 +418,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     section_releases, announced = outline.headings, outline.announced
     contexts = section_contexts(_text(doc), lines, outline.markup)
     leaves = leaf_headings(lines)
+    groups = _marked_groups(lines, markers, _text(doc), outline.markup)
     unmarked = _marks_no_features(doc, subject, outline.markup)
     hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
     release, feature, in_docs = subject, None, False
@@ -424,9 +449,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             release, feature = _entity(announced[line][0]), None
         if line.kind == "heading" and line not in section_releases:
             feature = _named_heading(text, inside, line)  # "PyTorch Mobile": its section
-        in_docs = line.kind == "bullet" and (in_docs or bool(_DOCS_LIST.search(text)))
-        if _DOCS_LIST.search(text):
-            in_docs = True
+        in_docs = _in_docs(in_docs, line, text)
         listed = _library_item(listed, line, text, inside, releases_of)
         here, owner_here = release, owner
         if listed is not None and line.kind == "bullet" and line.level > listed[0]:
@@ -434,10 +457,11 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         marker = next(iter(markers[line.start]), None)
         context = contexts[line.start]
         fact = None
-        if marker is not None and line.kind != "code" and not in_docs \
+        if marker is not None and line.kind != "code" and not in_docs and line not in groups \
                 and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
             if here is not None:
-                fact = _marked_line_fact(doc, line, marker, inside, here)
+                fact = _marked_line_fact(doc, line, marker, inside, here,
+                                         joins_core=here == outline.titled)
             elif owner_here is not None:  # "# torchaudio" names no version: its feature
                 fact = _library_feature(doc, line, marker, inside, owner_here)
         elif line.kind == "heading" and release is not None and line.start in leaves \
@@ -448,6 +472,34 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             feature = fact.target
         section_hardware = hardware[-1][1] if hardware else None
         yield line, Section(release, feature, section_hardware), fact
+
+
+def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
+                   markup: str) -> set[Line]:
+    """Marked headings that group marked items: "(Beta) Distributed Training Updates" over bold
+    "(Beta) CUDA support ..." bullets names no feature of its own; marked links of a list of
+    tutorials are no items. Markdown only: flattened text lost the levels that tell a group
+    from its items."""
+    if markup != "markdown":
+        return set()
+    groups = set()
+    for i, line in enumerate(lines):
+        if line.kind != "heading" or not line.level or not markers[line.start]:
+            continue
+        in_docs = False
+        for later in lines[i + 1:]:
+            if later.kind == "heading" and 0 < later.level <= line.level:
+                break
+            in_docs = _in_docs(in_docs, later, text[later.start:later.end])
+            if later.kind in ("bullet", "heading") and markers[later.start] and not in_docs:
+                groups.add(line)
+                break
+    return groups
+
+
+def _in_docs(in_docs: bool, line: Line, text: str) -> bool:
+    """Whether ``line`` is in a list of docs or tutorials ("Tutorials:", then bullets)."""
+    return bool(_DOCS_LIST.search(text)) or (line.kind == "bullet" and in_docs)
 
 
 def _library_item(listed: tuple[int, Span | None, Entity] | None, line: Line, text: str,
@@ -546,9 +598,14 @@ def _after_device_prefix(text: str, line: Line, inside: list[Span]) -> list[Span
 
 
 def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
-                      release: Entity) -> Fact | None:
+                      release: Entity, joins_core: bool = False) -> Fact | None:
+    """What a marked line states: the release INTRODUCES the feature it names, or SUPPORTS
+    the hardware it leads with. ``joins_core``: the line is in a section of the core release
+    the post's title names, where a library it names alone joins PyTorch ("(Beta) functorch"
+    in "PyTorch 1.13 release, ..."; not "TorchServe (Experimental)" in "PyTorch library
+    updates ...")."""
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
-    feature = _heading_feature(doc, line, marker, inside)
+    feature = _heading_feature(doc, line, marker, inside, core=joins_core)
     if feature is not None:
         return _code_fact("introduces.marked_heading", release, feature, evidence,
                           marker.label_, _span_text(marker).strip())
@@ -579,7 +636,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_prose_stability(doc, line, by_line[line.start], section.release))
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
-            facts.extend(_earlier_releases(doc, by_line[line.start], section.release))
+            facts.extend(_earlier_releases(doc, by_line[line.start], section))
     return facts
 
 
@@ -627,27 +684,36 @@ _MOVED_TO = re.compile(
 _LIST_FILLER = re.compile(r"\b(number of|other features|features|and more)\b", re.I)
 
 
-def _earlier_releases(doc: Doc, inside: list[Span], release: Entity) -> list[Fact]:
+def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fact]:
     """What an earlier release shipped, as a later post recalls it: "The Complex Autograd
-    feature, released as a beta in PyTorch 1.8, is now stable" (1.8: Beta; this one: Stable)."""
+    feature, released as a beta in PyTorch 1.8, is now stable" (1.8: Beta; this one: Stable).
+
+    A name inside the name of the section's feature stands for that feature ("Autograd" in
+    "The Complex Autograd feature ..." under "(Stable) Complex Autograd").
+    """
     text = _text(doc)
+    release = section.release
     facts = []
     for span in inside:
         if span.label_ != "Release" or _entity(span) == release:
             continue
         before = _EARLIER.search(text, span.sent.start_char, span.start_char)
-        feature = next((f for f in reversed(inside) if f.label_ == "Feature"
-                        and f.sent.start == span.sent.start and before is not None
-                        and f.end_char <= before.start() and _opens(f)), None)
-        if feature is None:
+        named = next((f for f in reversed(inside) if f.label_ == "Feature"
+                      and f.sent.start == span.sent.start and before is not None
+                      and f.end_char <= before.start() and _opens(f)), None)
+        if named is None:
             continue
+        feature = _entity(named)
+        if section.feature is not None and name_key(feature.name) in name_key(
+                section.feature.name):
+            feature = section.feature
         after = _AS_LEVEL.match(text, span.end_char)
         word = before.group("word") or (after.group("word") if after else None)
-        facts.append(_code_fact("introduces.earlier_release", _entity(span), _entity(feature),
+        facts.append(_code_fact("introduces.earlier_release", _entity(span), feature,
                                 span.sent, word and word.lower(), word))
         now = _NOW_LEVEL.search(text, span.end_char, span.sent.end_char)
         if now is not None:
-            facts.append(_code_fact("introduces.stated_stability", release, _entity(feature),
+            facts.append(_code_fact("introduces.stated_stability", release, feature,
                                     span.sent, now.group("word").lower(), now.group("word")))
     return facts
 
@@ -719,14 +785,25 @@ def _listed_items(text: str) -> list[str]:
         return []
     items = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
+        item = re.split(r"\s+(?:such as|like|including)\s+", item)[-1]  # "transforms such as MFCC"
         words = [w for w in item.split() if w.lower() not in _GENERIC_WORDS]
-        if 1 <= len(words) <= 3:
+        if 1 <= len(words) <= 3 and words[0].lower() not in _PREDICATE_WORDS:
             items.append(" ".join(words))
     return items if len(items) >= 2 else []
 
 
-def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> Entity | None:
-    """The feature a marked line names: a known feature in it, else the line's own words."""
+#: The words that start a list's predicate, not an item: "..., are now available".
+_PREDICATE_WORDS = {"are", "is", "was", "were", "now", "will", "can", "have", "has"}
+
+
+def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
+                     core: bool = False) -> Entity | None:
+    """The feature a marked line names: a known feature in it, else the line's own words.
+
+    A line that names a library alone ("TorchServe (Experimental)") names the library, no
+    feature, except in a section of a ``core`` release: there the library joins PyTorch ("(Beta)
+    functorch", "(Beta) TorchElastic is now part of core") and is its feature.
+    """
     text = _text(doc)[line.start:line.end]
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
@@ -737,7 +814,7 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span]) -> 
         return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
             _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
-        return None  # "TorchServe (Experimental)": the library itself
+        return Entity("Feature", leading[0].id_) if core else None
     trailing = _TRAILING_API.search(text)
     if trailing:  # "Up to 100x faster batched eigendecomposition on CUDA (`linalg.eigh`)"
         return Entity("Feature", _torch_api(trailing.group("api")))
@@ -920,6 +997,11 @@ def _title_library(title_doc: Doc | None) -> Entity | None:
         if title_doc is not None else set()
     others = named - {Entity("Library", CORE_LIBRARY)} or named
     return next(iter(others)) if len(others) == 1 else None
+
+
+def _is_core(release: Entity | None) -> bool:
+    """Whether a release is one of PyTorch's own ("PyTorch 1.13")."""
+    return release is not None and release.name.startswith(CORE_LIBRARY + " ")
 
 
 def _release_library(release: Entity | None) -> Entity | None:

@@ -285,12 +285,19 @@ def test_issue12_torch_suffix_is_a_library(blank_nlp):
                                                             ("Feature", "PrimTorch")}
 
 
-@pytest.mark.parametrize("text", [
-    "### (Stable) CUDA 10.2 and 11.3 CI/CD Deprecation",
-    "## CUDA 12.8 support",
+@pytest.mark.parametrize(("text", "releases"), [
+    ("### (Stable) CUDA 10.2 and 11.3 CI/CD Deprecation", {"CUDA 10.2", "CUDA 11.3"}),
+    ("We deprecated CUDA 10.2 and 11.3 and completed migration of CUDA 11.6 and 11.7.",
+     {"CUDA 10.2", "CUDA 11.3", "CUDA 11.6", "CUDA 11.7"}),
+    ("CUDA 11.6, 11.7 or 11.8", {"CUDA 11.6", "CUDA 11.7", "CUDA 11.8"}),
+    ("torchvision 0.8, 1,000 images", {"torchvision 0.8"}),
+    ("we will no longer support Python 2, specifically version 2.7", {"Python 2"}),
+    ("removing support for Python2 and will support Python3 only", {"Python 2", "Python 3"}),
+    ("Deprecation of Python 3.7 support", {"Python 3.7"}),
 ])
-def test_issue12_toolkit_version_that_starts_a_heading_is_no_release(blank_nlp, text):
-    """A heading that starts with a release opens that release's section (``extract.py``); a
-    toolkit has no section, so its version there stays the toolkit."""
-    assert not {name for label, name in found(blank_nlp, text) if label == "Release"}
-    assert ("Hardware", "CUDA") in found(blank_nlp, text)
+def test_issue12_toolkit_versions_and_the_versions_after_them_are_releases(blank_nlp, text,
+                                                                          releases):
+    """A toolkit's versions are releases ("CUDA 10.2", "Python 3.7"), and so are the bare
+    versions listed after a release ("and 11.3"); a toolkit's release opens no section
+    (``extract.py``)."""
+    assert {name for label, name in found(blank_nlp, text) if label == "Release"} == releases

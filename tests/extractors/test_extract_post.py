@@ -38,6 +38,65 @@ def test_bare_version_beside_a_core_release_stays_pytorchs():
     assert Entity("Release", "torchvision 1.8") not in found
 
 
+def test_toolkit_release_heading_opens_no_section():
+    """1.13: a heading about CUDA versions, then the Beta features: PyTorch 1.13's."""
+    text = ("We are excited to announce the release of PyTorch 1.13.\n\n"
+            "## Stable Features\n\n### (Stable) CUDA 10.2 and 11.3 CI/CD Deprecation\n\n"
+            "We deprecated CUDA 10.2 and 11.3.\n\n## Beta Features\n\n### (Beta) functorch\n\n"
+            "### (Beta) CUDA Sanitizer\n\nIt finds races.\n")
+    facts = facts_of(text, "PyTorch 1.13 release")
+    assert ("INTRODUCES", "PyTorch 1.13", "CUDA Sanitizer", "Beta") in facts
+    assert {f[1] for f in facts if f[0] == "INTRODUCES"} == {"PyTorch 1.13"}
+    assert {("DEPRECATES", "PyTorch 1.13", "CUDA 10.2", None),
+            ("DEPRECATES", "PyTorch 1.13", "CUDA 11.3", None)} <= facts
+
+
+def test_marked_heading_over_marked_items_is_a_group():
+    """1.9: "(Beta) Distributed Training Updates" groups bold (Beta) bullets: no feature of its
+    own; a marked tutorial link under a feature heading makes no group."""
+    text = ("We are excited to announce PyTorch 1.9.\n\n# Distributed Training\n\n"
+            "### (Beta) Distributed Training Updates\n\nThere are beta features:\n\n"
+            "* **(Beta) ZeroRedundancyOptimizer**: shards optimizer states.\n\n"
+            "### (Prototype) FX Graph Mode Quantization\n\nIt quantizes.\n\n* Tutorials:\n"
+            "  * [(Prototype) FX Graph Mode User Guide](https://pytorch.org/tutorials/x.html)\n")
+    introduced = {f[2]: f[3] for f in facts_of(text, "PyTorch 1.9 Release")
+                  if f[0] == "INTRODUCES"}
+    assert introduced == {"ZeroRedundancyOptimizer": "Beta",
+                          "FX Graph Mode Quantization": "Prototype"}
+
+
+@pytest.mark.parametrize(("title", "introduced"), [
+    ("PyTorch 1.13 release, including beta versions of functorch", True),
+    ("PyTorch library updates including new model serving library", False),
+])
+def test_marked_library_joins_the_core_release_its_title_names(title, introduced):
+    """ "(Beta) functorch" in the 1.13 post is a feature of 1.13 (functorch moved into PyTorch);
+    "TorchServe (Experimental)" in a post about library updates is the library itself."""
+    text = ("Along with the PyTorch 1.13 release, we are announcing updates.\n\n"
+            "## Beta Features\n\n### (Beta) functorch\n\nIt is now in PyTorch.\n")
+    facts = facts_of(text, title)
+    assert (("INTRODUCES", "PyTorch 1.13", "functorch", "Beta") in facts) is introduced
+
+
+def test_a_name_inside_the_sections_feature_stands_for_it():
+    """1.9: "The Complex Autograd feature, released as a beta in PyTorch 1.8, is now stable"
+    under "(Stable) Complex Autograd" is about Complex Autograd, not autograd."""
+    text = ("We are excited to announce PyTorch 1.9.\n\n### (Stable) Complex Autograd\n\n"
+            "The Complex Autograd feature, released as a beta in PyTorch 1.8, is now stable.\n")
+    facts = facts_of(text, "PyTorch 1.9 Release", model="en_core_web_sm")
+    assert ("INTRODUCES", "PyTorch 1.8", "Complex Autograd", "Beta") in facts
+    assert not {f for f in facts if f[2] == "autograd"}
+
+
+def test_added_bullet_items_after_such_as():
+    text = ("PyTorch 1.4 is released.\n\n# torchaudio 0.4\n\n"
+            "* New filters such as biquad, transforms such as MFCC, gain and dither, are now "
+            "available.\n")
+    introduced = {f[2] for f in facts_of(text, "PyTorch 1.4 released") if f[0] == "INTRODUCES"}
+    assert {"biquad", "MFCC", "gain", "dither"} <= introduced
+    assert not {name for name in introduced if "such as" in name or name.startswith("are")}
+
+
 def test_marked_release_heading_is_no_feature():
     text = ("PyTorch 1.8 is released with updated libraries.\n"
             "# [Stable] TorchCSPRNG 0.2.0\n"
