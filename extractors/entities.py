@@ -715,8 +715,12 @@ class EntityFinder:
 
     def _candidate(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
                    group: int | str = 0) -> Candidate:
-        span = _char_span(doc, m.start(group), m.end(group), label, name)
-        if span is not None and _WORD.sub("", span.text) != _WORD.sub("", m.group(group)):
+        start = m.start(group)
+        if start > 0 and m.string[start - 1] in "vV" and group:  # "Since v1.12": one token
+            start -= 1
+        span = _char_span(doc, start, m.end(group), label, name)
+        if span is not None and _WORD.sub("", span.text) != _WORD.sub("", m.string[start:m.end(
+                group)]):
             span = None  # the match is part of a longer word ("torch.compile'd")
         return Candidate(RULES[rule], span, rule)
 

@@ -40,7 +40,11 @@ _ANNOUNCE = re.compile(
 # capitalized tail is part of the name ("RPC - Asynchronous User Functions").
 _DASH_TAIL = (r"\s+[-–—]\s+(?:(?=[a-z(]|(?i:this|these|it|we|a|an|the|in|with|for)\b)"
               r"|(?=(?:\S+\s+){5}\S)).*$|\s*[-–—]\s*$")
-_HEADING_TAIL = re.compile(r"\s*:\s+.*$|,\s+(?:a|an|the)\s+.*$|" + _DASH_TAIL)
+# A heading's name ends at its colon ("AOTInductor: ahead-of-time compilation ..."), unless
+# what follows is the change itself ("NNC: Add BF16 and Channels last support").
+_HEADING_TAIL = re.compile(
+    r"\s*:\s+(?!(?i:add|adds|added|enable|enables|support|supports|improve|improves|extend|"
+    r"extends|allow|allows|introduce|introduces)\b).*$|,\s+(?:a|an|the)\s+.*$|" + _DASH_TAIL)
 _COLON_NAME = re.compile(r":\s*[_*`]*(?P<name>[A-Za-z][\w.]*?)[_*`]*\s*$")
 _HEADING_LEAD = re.compile(
     r"^\s*(?:\d{1,2}[.)]\s*)?(?:(?:introducing|announcing|introduction of)\s+)?", re.I)
@@ -641,22 +645,34 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
 
 
 def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
-    """Stability stated in prose: "Stable level async error/timeout handling was added"."""
+    """Stability stated in prose: "Stable level async error/timeout handling was added".
+
+    Prose is sentences: a short fragment without final punctuation (the cell "Beta Support for
+    M1 devices" of a summary table, a caption) restates a heading, it states nothing.
+    """
     text = _text(doc)
     facts = []
     for m in _STATED_STABILITY.finditer(text, line.start, line.end):
         if text[m.end():m.end() + 1] in ("(", ":"):
             continue  # "support for semi-structured (2:4) sparsity": the name runs on
+        sentence = doc.char_span(m.start(), m.end(), alignment_mode="expand").sent
+        if _fragment(_span_text(sentence)):
+            continue
         name = _NAME_STOP.sub("", " " + m.group("name")).strip()  # "Beta level for ...": none
         named = [s for s in inside if m.start("name") <= s.start_char < m.start("name") + len(name)]
         if _generic(name) or len(name.split()) > 5 or (named and named[0].label_ != "Feature"):
             continue  # "Beta support for AMD GPUs" is support; "for features such as" none
         exact = named[0] if named and len(named[0].text) == len(name) else None
         feature = _entity(exact) if exact is not None else Entity("Feature", name)
-        facts.append(_code_fact("introduces.stated_stability", release, feature,
-                                doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
+        facts.append(_code_fact("introduces.stated_stability", release, feature, sentence,
                                 m.group(1).lower(), m.group(1)))
     return facts
+
+
+def _fragment(sentence: str) -> bool:
+    """Whether a sentence is a fragment: fewer than eight words and no final punctuation."""
+    words = sentence.split()
+    return len(words) < 8 and not re.search(r"[.!?:;]\W*$", sentence.strip())
 
 
 def _moved_to_level(doc: Doc, line: Line, release: Entity) -> list[Fact]:
@@ -689,13 +705,22 @@ def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fa
     feature, released as a beta in PyTorch 1.8, is now stable" (1.8: Beta; this one: Stable).
 
     A name inside the name of the section's feature stands for that feature ("Autograd" in
-    "The Complex Autograd feature ..." under "(Stable) Complex Autograd").
+    "The Complex Autograd feature ..." under "(Stable) Complex Autograd"); a sentence that
+    names no feature is about the section's ("Since v1.12, PyTorch has been offering native
+    builds ... as a prototype feature" under "(Beta) Support for M1 Devices").
     """
     text = _text(doc)
     release = section.release
     facts = []
     for span in inside:
         if span.label_ != "Release" or _entity(span) == release:
+            continue
+        since = _SINCE_LEVEL.search(text, span.start_char, span.sent.end_char)
+        if section.feature is not None and since is not None and _SINCE.search(
+                text, span.sent.start_char, span.start_char):  # "Since v1.12, ... as a
+            word = since.group("word")  # prototype feature": the section's feature, then
+            facts.append(_code_fact("introduces.earlier_release", _entity(span),
+                                    section.feature, span.sent, word.lower(), word))
             continue
         before = _EARLIER.search(text, span.sent.start_char, span.start_char)
         named = next((f for f in reversed(inside) if f.label_ == "Feature"
@@ -728,6 +753,8 @@ def _opens(span: Span) -> bool:
 _EARLIER = re.compile(
     rf"\b(?:first\s+)?(?:released|introduced|launched|added)\s+(?:as\s+(?:an?\s+)?"
     rf"(?P<word>{stability.WORDS})\s+)?in\s+(?:the\s+)?$", re.I)
+_SINCE = re.compile(r"\bsince\s+$", re.I)
+_SINCE_LEVEL = re.compile(rf"\bas\s+an?\s+(?P<word>{stability.WORDS})\s+feature\b", re.I)
 _AS_LEVEL = re.compile(rf"\s+as\s+(?:an?\s+)?(?P<word>{stability.WORDS})\b", re.I)
 _NOW_LEVEL = re.compile(rf"\b(?:is|are)\s+(?:now\s+)?(?P<word>{stability.WORDS})\b", re.I)
 

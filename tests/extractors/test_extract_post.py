@@ -97,6 +97,23 @@ def test_added_bullet_items_after_such_as():
     assert not {name for name in introduced if "such as" in name or name.startswith("are")}
 
 
+def test_13_post_shapes():
+    """1.13: a heading whose colon is followed by the change keeps it ("NNC: Add BF16 ..."); a
+    table cell ("Beta Support for M1 devices") restates a heading; "Since v1.12, ... as a
+    prototype feature" is what 1.12 introduced, the section's feature."""
+    text = ("We are excited to announce the release of PyTorch 1.13.\n\n"
+            "<table><tr><td>Beta Support for M1 devices</td></tr></table>\n\n"
+            "## Beta Features\n\n### (Beta) NNC: Add BF16 and Channels last support\n\n"
+            "It is faster.\n\n### (Beta) Support for M1 Devices\n\n"
+            "Since v1.12, PyTorch has been offering native builds for Apple silicon machines "
+            "that use the M1 chip as a prototype feature.\n")
+    introduced = {(f[1], f[2], f[3]) for f in facts_of(text, "PyTorch 1.13 release")
+                  if f[0] == "INTRODUCES"}
+    assert introduced == {("PyTorch 1.13", "NNC: Add BF16 and Channels last support", "Beta"),
+                          ("PyTorch 1.13", "Support for M1 Devices", "Beta"),
+                          ("PyTorch 1.12", "Support for M1 Devices", "Prototype")}
+
+
 def test_marked_release_heading_is_no_feature():
     text = ("PyTorch 1.8 is released with updated libraries.\n"
             "# [Stable] TorchCSPRNG 0.2.0\n"
