@@ -44,7 +44,8 @@ _DASH_TAIL = (r"\s+[-–—]\s+(?:(?=[a-z(]|(?i:this|these|it|we|a|an|the|in|wit
 # what follows is the change itself ("NNC: Add BF16 and Channels last support").
 _HEADING_TAIL = re.compile(
     r"\s*:\s+(?!(?i:add|adds|added|enable|enables|support|supports|improve|improves|extend|"
-    r"extends|allow|allows|introduce|introduces)\b).*$|,\s+(?:a|an|the)\s+.*$|" + _DASH_TAIL)
+    r"extends|allow|allows|introduce|introduces)\b).*$|,\s+(?:a|an|the)\s+.*$|"
+    r"\s+(?i:(?:is|are)\s+)?(?i:now\s+(?:available|supported))\W*$|" + _DASH_TAIL)
 _COLON_NAME = re.compile(r":\s*[_*`]*(?P<name>[A-Za-z][\w.]*?)[_*`]*\s*$")
 _HEADING_LEAD = re.compile(
     r"^\s*(?:\d{1,2}[.)]\s*)?(?:(?:introducing|announcing|introduction of)\s+)?", re.I)
@@ -357,6 +358,7 @@ class Section:
     release: Entity | None
     feature: Entity | None
     hardware: Entity | None = None
+    marked: str | None = None  # the stability word the feature's own line states: "beta"
 
 
 def _marks_no_features(doc: Doc, subject: Entity | None, markup: str) -> bool:
@@ -430,9 +432,11 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     outer: tuple[Entity | None, int] | None = None  # where a library's section ends
     listed: tuple[int, Entity | None, Entity] | None = None  # "* torchvision", then sub-items
     releases_of = {library: found for library, found in (outline.libraries or {}).values()}
+    marked: str | None = None  # the stability word of the section's marked feature
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
+        before = feature
         if line.kind == "heading":
             hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
         if outer is not None and _ends_section(line, outer[1], outline.markup,
@@ -473,9 +477,11 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                 _lists_features(context, unmarked, line, text, outline.markup):
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
-            feature = fact.target
+            feature, marked = fact.target, fact.stability
+        elif feature != before or line.kind == "heading":
+            marked = None
         section_hardware = hardware[-1][1] if hardware else None
-        yield line, Section(release, feature, section_hardware), fact
+        yield line, Section(release, feature, section_hardware, marked), fact
 
 
 def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
@@ -613,31 +619,52 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     if feature is not None:
         return _code_fact("introduces.marked_heading", release, feature, evidence,
                           marker.label_, _span_text(marker).strip())
+    return _leading_support(doc, line, marker, inside, release)
+
+
+def _marker_of(doc: Doc, line: Line) -> Span:
+    """The first stability marker of a marked line."""
+    return next(s for s in doc.spans["ptkg_stability"] if line.start <= s.start_char < line.end)
+
+
+def _leading_support(doc: Doc, line: Line, marker: Span, inside: list[Span],
+                     release: Entity) -> Fact | None:
+    """The release SUPPORTS the hardware or platform a marked line starts with ("[Beta] AMD GPU
+    Binaries Now Available": PyTorch 1.8 supports AMD GPUs, and introduces the binaries)."""
     hardware = _leading_hardware(inside, marker, _text(doc)[line.start:line.end], line.start)
-    if hardware:
-        return _code_fact("supports.marked_heading", release, _entity(hardware[0]),
-                     evidence)
-    return None
+    if not hardware:
+        return None
+    evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+    return _code_fact("supports.marked_heading", release, _entity(hardware[0]), evidence)
 
 
 def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                    subject: Entity | None, sections: dict[int, Section],
                    outline: Outline) -> list[Fact]:
-    """Marked lines, and the features an "Added ..." bullet of a release section lists."""
+    """Marked lines, the features an "Added ..." bullet of a release section lists, and
+    stability stated in prose. Inside a marked feature's section, an "Added ..." bullet and a
+    sentence stating the feature's own level are about that feature ("(Prototype) Distributed
+    training on Windows", then "PyTorch 1.7 brings prototype support for DistributedDataParallel
+    ... on the Windows platform"): they introduce nothing else."""
     facts = []
     for line, section, fact in _sections(doc, lines, by_line, subject, outline):
         sections[line.start] = section
         if fact is not None:
             facts.append(fact)
             facts.extend(_devices_in_heading_name(fact, by_line[line.start]))
+            if fact.rule == CODE_RULES["introduces.marked_heading"].id:
+                facts.extend(f for f in [_leading_support(
+                    doc, line, _marker_of(doc, line), by_line[line.start], fact.source)] if f)
             if fact.type == "INTRODUCES" and section.hardware is not None:
                 facts.append(replace(fact, type="SUPPORTS", source=fact.target,
                                      target=section.hardware, stability=None, stated=None,
                                      rule=CODE_RULES["supports.section_hardware"].id))
-        elif line.kind == "bullet" and section.release is not None:
+        elif line.kind == "bullet" and section.release is not None and section.marked is None:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
-            facts.extend(_prose_stability(doc, line, by_line[line.start], section.release))
+            facts.extend(f for f in _prose_stability(doc, line, by_line[line.start],
+                                                     section.release)
+                         if section.marked is None or f.stability != section.marked)
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
@@ -835,10 +862,6 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= _name_start(text, line.start, marker) + 2]
-    others = [n for n in named if n.label_ in ("Feature", "Library")]
-    if leading and leading[0].label_ in ("Hardware", "Platform") and not others and \
-            _AVAILABILITY.search(text):
-        return None  # "[Beta] AMD GPU Binaries Now Available": support, not a feature
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
             _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
         return Entity("Feature", leading[0].id_) if core else None
@@ -925,7 +948,6 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
 _LIBRARY_ONLY = re.compile(
     r"\s*($|integration\b|support\b|now\s+(?:available|stable|beta|in)\b|is\b)", re.I)
-_AVAILABILITY = re.compile(r"\b(binaries|wheels|builds|support|now available)\b", re.I)
 _GENERIC_LEAD = re.compile(
     r"\W*(ability|support|improved|improvements?|new|updated|enhanced|extend\w*|adds?)\b", re.I)
 def _is_api(span: Span) -> bool:
