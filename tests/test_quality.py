@@ -6,6 +6,8 @@ announcements of ``../shared/corpus``, then the gold made by reading them (``tes
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 import pytest
 
@@ -13,6 +15,8 @@ from ptkg.evaluate import Report, evaluate, read_gold
 from ptkg.extractors.pipeline import run_extraction
 from ptkg.graph import build_graph
 from ptkg.readers import read_posts
+
+GOLD = Path(__file__).resolve().parent / "gold"
 
 
 def assert_stability_complete(report: Report) -> None:
@@ -30,38 +34,61 @@ def test_sample_meets_the_quality_goal(sample_graph, gold_sample_path):
     assert report.duplicates == []
 
 
-# The release gold the rules of issue 5 were written against; the other release files are
-# newer and are measured in the README (issue 12).
+# The release gold the rules of issue 5 were written against.
 TUNED_RELEASES = ("pytorch-1.10-released", "pytorch-1.12-released", "pytorch-2.0-release",
                   "pytorch-2.1-release")
+RELEASE_GOLD = sorted((GOLD / "releases").glob("*.json")) + [
+    GOLD / "2026" / "pytorch-2-12-release-blog.json"]
+
+# The release posts below the goal, with the cause (measured F1 in brackets).
+BELOW_GOAL = {
+    "pytorch-1.12-released": "guideline: the gold gives TorchData's '(Beta) AWS S3 Integration' "
+    "and '(Prototype) DataLoader2' to PyTorch 1.12 ('Along with 1.12, we are releasing beta "
+    "versions of AWS S3 Integration'); ptkg makes a versionless library section's features "
+    "PART_OF the library, as the 2.1 post needs (PettingZoo is TorchRL's) [0.88]",
+    "pytorch-1.9-released": "naming: 'CUDA support in RPC' is read as 'CUDA support'; the "
+    "unmarked 'TorchVision Library' heading under '# PyTorch Mobile' is taken for a "
+    "feature [0.91]",
+    "pytorch-2-12-release-blog": "prose: features stated only in sentences of topical sections "
+    "(FP8 semi-structured sparsity, is_capturing, rocSHMEM support, torch.export.save) and "
+    "features of 2.11 the post recalls are missed or misattributed [0.78]",
+}
 
 
 @pytest.fixture(scope="module")
-def releases_gold(repo_root):
-    folder = repo_root / "tests" / "gold" / "releases"
-    return read_gold([folder / f"{name}.json" for name in TUNED_RELEASES])
-
-
-@pytest.fixture(scope="module")
-def release_posts_graph(corpus_dir, releases_gold) -> nx.MultiDiGraph:
-    """The graph of the release announcements the release gold annotates."""
-    posts = [p for p in read_posts([corpus_dir / "pytorch_blog.jsonl"])
-             if p.url in releases_gold.posts]
-    assert len(posts) == len(releases_gold.posts)
+def release_posts_graph(corpus_dir) -> nx.MultiDiGraph:
+    """The graph of every release announcement a release gold annotates."""
+    urls = read_gold(RELEASE_GOLD).posts
+    sources = [corpus_dir / "pytorch_blog.jsonl", corpus_dir / "2026" / "pytorch_blog_2026.jsonl"]
+    posts = [p for p in read_posts(sources) if p.url in urls]
+    assert len(posts) == len(urls)
     return build_graph(run_extraction(posts, model="en_core_web_sm"))
 
 
-# The stated stability of the release gold that ptkg misses: "an official prototype feature",
-# said of the M1 binaries in prose.
-MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries")}
+# The stated stability of the tuned release gold that ptkg misses: "an official prototype
+# feature", said of the M1 binaries in prose, and TorchData's two (see BELOW_GOAL).
+MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries"), ("PyTorch 1.12", "DataLoader2"),
+                      ("PyTorch 1.12", "AWS S3 Integration")}
 
 
-def test_release_posts_meet_the_introduces_goal(release_posts_graph, releases_gold):
+def test_tuned_release_posts_meet_the_introduces_goal(release_posts_graph):
     """Issue 5: release -> feature F1 >= 0.95 with every stated stability right when found."""
-    report = evaluate(release_posts_graph, releases_gold)
+    gold = read_gold([GOLD / "releases" / f"{name}.json" for name in TUNED_RELEASES])
+    report = evaluate(release_posts_graph, gold)
     assert report.relations["INTRODUCES"].f1 >= 0.95
     assert report.stability_correct == report.stability_found
-    stated = {str(r): (r[1][1], r[2][1]) for r, stability in releases_gold.relations.items()
+    stated = {str(r): (r[1][1], r[2][1]) for r, stability in gold.relations.items()
               if r[0] == "INTRODUCES" and stability}
     assert {stated[m] for m in report.missed if m in stated} == MISSED_STABILITIES
 
+
+@pytest.mark.parametrize("gold_path", [
+    pytest.param(path, id=path.stem, marks=[pytest.mark.xfail(
+        strict=True, reason=BELOW_GOAL[path.stem])] if path.stem in BELOW_GOAL else [])
+    for path in RELEASE_GOLD])
+def test_each_release_post_meets_the_introduces_goal(release_posts_graph, gold_path):
+    """Issue 12: on every release post of every era, release -> feature F1 >= 0.95, and every
+    stability found is the one stated."""
+    report = evaluate(release_posts_graph, read_gold([gold_path]))
+    assert report.relations["INTRODUCES"].f1 >= 0.95
+    assert report.stability_correct == report.stability_found
