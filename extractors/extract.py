@@ -591,7 +591,7 @@ def _names_only(text: str, inside: list[Span]) -> bool:
 
 
 _ANNOUNCING = {"introducing", "announcing", "introduction", "of", "the", "a", "an", "new",
-               "welcome", "welcomes", "support", "updates", "update", "and", "on", "for",
+               "welcome", "welcomes", "updates", "update", "and", "on", "for",
                "apple", "nvidia", "amd", "intel", "library", "libraries", "now", "available"}
 
 
@@ -879,11 +879,16 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
                             or (generic and len(features) == 1))))]
     if known:
         return _entity(known[0])
+    where = _AVAILABLE_IN.search(_text(doc), marker.end_char, head_end)
+    if where:  # "CUDA support is available in RPC": "CUDA support", then "in RPC"
+        head_end = where.start()
     subject_end = _predicate_start(doc, marker.end_char, head_end)
     if not _generic(_text(doc)[marker.end_char:subject_end]):
         head_end = subject_end  # not "New algorithms include ...": that names nothing
     rel_start, rel_end = marker.start_char - line.start, marker.end_char - line.start
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
+    if where:
+        name = f"{name.rstrip()} {where.group('where')}"
     name = " ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–")
     if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS:
         return None  # "[Beta] We integrate some RLHF components": a sentence, not a name
@@ -891,6 +896,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
 
 
 _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
+#: Where a subject is available: it belongs to the name ("CUDA support in RPC").
+_AVAILABLE_IN = re.compile(r"\s+(?:is|are)\s+(?:now\s+)?(?:available|supported|enabled)\s+"
+                           r"(?P<where>(?:in|on|for)\s+[^.:;,]+?)[\s*_`]*$", re.I)
 _TRAILING_API = re.compile(r"\(\s*(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*\)\W*$")
 #: torch's modules, which posts also write without "torch." ("linalg.eigh", "nn.Module").
 TORCH_MODULES = {"linalg", "fft", "nn", "special", "sparse", "distributed", "export", "cuda",

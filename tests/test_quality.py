@@ -46,9 +46,6 @@ BELOW_GOAL = {
     "and '(Prototype) DataLoader2' to PyTorch 1.12 ('Along with 1.12, we are releasing beta "
     "versions of AWS S3 Integration'); ptkg makes a versionless library section's features "
     "PART_OF the library, as the 2.1 post needs (PettingZoo is TorchRL's) [0.88]",
-    "pytorch-1.9-released": "naming: 'CUDA support in RPC' is read as 'CUDA support'; the "
-    "unmarked 'TorchVision Library' heading under '# PyTorch Mobile' is taken for a "
-    "feature [0.91]",
     "pytorch-2-12-release-blog": "prose: features stated only in sentences of topical sections "
     "(FP8 semi-structured sparsity, is_capturing, rocSHMEM support, torch.export.save) and "
     "features of 2.11 the post recalls are missed or misattributed [0.78]",

@@ -172,6 +172,17 @@ def test_marked_heading_leading_hardware_is_a_feature_that_supports_it(heading):
             ("SUPPORTS", "AMD GPU Binaries", "AMD GPU", None)} <= facts_of(text, "PyTorch 1.8")
 
 
+@pytest.mark.parametrize(("lead", "name"), [
+    ("* **(Beta) CUDA support is available in RPC**: it is built on TensorPipe.",
+     "CUDA support in RPC"),
+    ("### (Prototype) Complex numbers are now supported on MPS", "Complex numbers on MPS")])
+def test_where_a_marked_subject_is_available_is_part_of_its_name(lead, name):
+    """"X is available in Y" names X in Y, not X alone."""
+    text = f"PyTorch 1.9 is released today.\n\n{lead}\n"
+    found = {(t, n) for t, _, n, _ in facts_of(text, "PyTorch 1.9") if t == "INTRODUCES"}
+    assert found == {("INTRODUCES", name)}
+
+
 LIBRARY_SECTION = """PyTorch 1.12 is released today.
 ### functorch
 We're excited to announce functorch 0.2.0 with new experimental features.

@@ -60,6 +60,16 @@ def test_mask_markup_keeps_readable_words(text, words):
     assert mask_markup(text).split() == words
 
 
+@pytest.mark.parametrize(("text", "words"), [
+    ("A companion API (`torch._C._mps_loadMetalllib`) was added.",
+     ["A", "companion", "API", "(", "torch._C._mps_loadMetalllib", ")", "was", "added."]),
+    ("set _torch.compile_ or *x*.", ["set", "torch.compile", "or", "x", "."]),
+])
+def test_mask_markup_keeps_underscores_after_a_dot(text, words):
+    """An underscore after a dot belongs to a private name, not to emphasis."""
+    assert mask_markup(text).split() == words
+
+
 def test_mask_markup_masks_fenced_code():
     masked = mask_markup(FENCED).split("\n")
     assert masked == ["Intro sentence here about things.", *[" " * len(row) for row in
