@@ -1069,6 +1069,16 @@ def _release_library(release: Entity | None) -> Entity | None:
 _ENDINGS = ("DEPRECATES", "REMOVES")
 
 
+def _ends_nothing(target: Span) -> bool:
+    """Whether a deprecation's target names no one thing that ends: PyTorch's own releases
+    ("deprecated in 2.10" says when), an owner ("TorchText's custom data abstractions"), a
+    kind of versions ("older CUDA versions")."""
+    if target.id_ == CORE_LIBRARY or target.id_.startswith(CORE_LIBRARY + " "):
+        return True
+    after = target.doc[target.end].lower_ if target.end < len(target.doc) else ""
+    return after in ("'s", "’s", "versions", "releases")
+
+
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                     sections: dict[int, Section], topic: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases.
@@ -1084,13 +1094,16 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     for relation in doc._.ptkg_relations or []:
         if relation.type == "SUPPORTS" and relation.sentence.start in ending:
             continue  # "we are deprecating macOS x86 support": a deprecation, never support
-        if relation.type in _ENDINGS and (relation.target.id_ == CORE_LIBRARY or
-                                          relation.target.id_.startswith(CORE_LIBRARY + " ")):
-            continue  # "deprecated in 2.10": PyTorch's releases say it, they are not what ends
+        if relation.type in _ENDINGS and _ends_nothing(relation.target):
+            continue
         line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
         section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
-        if source is None and not relation.implied_source:
+        toolkit = relation.type in _ENDINGS and source is not None and _of_toolkit(
+            relation.source)  # "CUDA 11.7 and deprecation of CUDA 10.2": a toolkit ends nothing
+        if toolkit:
+            source = None
+        elif source is None and not relation.implied_source:
             continue
         if source is None and section.feature is not None \
                 and "Feature" in RELATION_TYPES[relation.type].sources:

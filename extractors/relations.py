@@ -274,10 +274,14 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
 def _glue(gap: Span) -> bool:
     """Whether the words between two names list them.
 
-    ", ", " and ", "and through the managed", "or GPU using CUDA": not "module, brings".
+    ", ", " and ", "and through the managed", "or GPU using CUDA": not "module, brings", nor
+    "and introduction of".
     """
     words = [t for t in gap if not t.is_space]
     other = [t for t in words if t.lower_ not in _LIST_GLUE]
+    if any(t.pos_ == "NOUN" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ in ("of", "for")
+           for t in other):
+        return False  # "CUDA 11.3 and introduction of CUDA 11.7": a phrase of its own
     return not other or (len(other) <= 3 and any(t.lower_ in _CONJUNCTIONS for t in words)
                          and not any(t.pos_ in ("VERB", "AUX") and t.dep_ != "amod"
                                      for t in other))

@@ -16,9 +16,10 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    ``linalg`` = ``torch.linalg`` (only the modules of :data:`~ptkg.names.TORCH_MODULES`);
    parameterization = parametrization, I/O = IO, -isation = -ization; ``FlashAttentionv2`` =
    ``FlashAttention-2``.
-6. **class** (Feature): a CamelCase class name of two words or more (``TransformerEncoder``) is
-   the one ``torch``/``nn``/``F`` API whose last part it is (``nn.TransformerEncoder``); not
-   when several APIs end with it, not a one-word name (``Tensor``, ``Module``, ``Dataset``).
+6. **class** (Feature): a CamelCase class name of two words or more (``TransformerEncoder``),
+   or a snake_case function name (``inference_mode``), is the one ``torch``/``nn``/``F`` API
+   whose last part it is (``nn.TransformerEncoder``, ``torch.inference_mode``); not when
+   several APIs end with it, not a one-word name (``Tensor``, ``Module``, ``compile``).
 7. **plural** (same label): ``GradScalers`` is ``GradScaler`` when both are names, ``Named
    Tensors`` is ``Named Tensor``; not a lower-case code name (``torch.ones``), nor the plurals
    that are names of their own (``Transformers``, ``Datasets``: Hugging Face's libraries).
@@ -98,7 +99,7 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
 #: Words of a hardware name that do not make another product: a memory size, a form factor.
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
-_CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
+_CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
 def pack_tables(records: Iterable[dict]) -> tuple[dict[tuple[str, str], str],
@@ -389,7 +390,7 @@ class Resolver:
                 roots = sorted({groups.root(r) for r in roots})
 
     def _classes(self, groups: _Groups) -> None:
-        """Rule 6: a bare CamelCase class name is the one torch API that ends with it."""
+        """Rule 6: a bare class or function name is the one torch API that ends with it."""
         apis: dict[str, set[Entity]] = defaultdict(set)
         for root in groups.roots("Feature"):
             for entity in groups.members[root]:
@@ -405,7 +406,8 @@ class Resolver:
             targets.discard(groups.root(root))
             if len(targets) == 1:
                 (target,) = targets
-                groups.union(root, target, f"the class {groups.display(target)}")
+                kind = "function" if "_" in bare[0] else "class"
+                groups.union(root, target, f"the {kind} {groups.display(target)}")
 
     def _plurals(self, groups: _Groups) -> None:
         """Rule 7: a plural is its singular, when both are names."""

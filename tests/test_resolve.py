@@ -106,6 +106,8 @@ MERGES = [
      ("Feature", "FlashAttention-2"), "a `v` before the version number"),
     ("class", [("Feature", "TransformerEncoder", 5), ("Feature", "nn.TransformerEncoder", 3)],
      ("Feature", "nn.TransformerEncoder"), "the class nn.TransformerEncoder"),
+    ("function", [("Feature", "inference_mode", 2), ("Feature", "torch.inference_mode", 3)],
+     ("Feature", "torch.inference_mode"), "the function torch.inference_mode"),
     ("generic last word", [("Feature", "BetterTransformer", 5),
                            ("Feature", "BetterTransformer API", 1)],
      ("Feature", "BetterTransformer"), "generic word 'API'"),

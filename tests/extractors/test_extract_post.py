@@ -246,3 +246,22 @@ def test_marked_heading_devices_stop_at_prose(heading, devices):
     text = f"PyTorch 1.9 is released today.\n### {heading}\n"
     assert {f[2] for f in facts_of(text, "PyTorch 1.9")
             if f[0] == "SUPPORTS" and f[3] is None and f[1] != "PyTorch 1.9"} == devices
+
+
+DEPRECATIONS = ("We are excited to announce the release of PyTorch 1.13.\n\n"
+                "## Introduction of CUDA 11.6 and 11.7 and deprecation of CUDA 10.2 and 11.3\n\n"
+                "Decommissioning of CUDA 11.3 and introduction of CUDA 11.7 brings support for "
+                "the new kernel modules. Timely deprecating older CUDA versions allows us to "
+                "move on. We are deprecating TorchText's custom data abstractions such as Field."
+                " The Sox I/O backend no longer supports file-like objects.\n")
+
+
+def test_what_a_release_deprecates_is_named_by_the_sentence():
+    """A toolkit's release ("CUDA 11.7") deprecates nothing: the post's release does; a list ends
+    at "and introduction of"; "older CUDA versions", an owner ("TorchText's") and what
+    something no longer supports ("file-like objects") end nothing that is named."""
+    endings = {f for f in facts_of(DEPRECATIONS, "PyTorch 1.13 release", "en_core_web_sm")
+               if f[0] in ("DEPRECATES", "REMOVES")}
+    assert endings == {("DEPRECATES", "PyTorch 1.13", "CUDA 10.2", None),
+                       ("DEPRECATES", "PyTorch 1.13", "CUDA 11.3", None),
+                       ("REMOVES", "PyTorch 1.13", "CUDA 11.3", None)}
