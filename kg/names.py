@@ -170,6 +170,8 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
     ['Tensor Parallel']
     >>> generic_stems("CUDA Graphs")
     []
+    >>> generic_stems("CUDA-support in RPC using TensorPipe")
+    [('CUDA-support in RPC', "with the means 'using TensorPipe'")]
     """
     words = name.split()
     last = len(words)
@@ -185,12 +187,17 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
                 f"words {', '.join(added[:-1])} and {added[-1]}")))
     if first and len(words) == 2 and re.fullmatch(r"[A-Za-z]\w*", words[1]):
         stems.append((f"torch.{words[1].lower()}", "with 'PyTorch' for 'torch.'"))
+    means = _MEANS.search(name)
+    if means and len(name[:means.start()].split()) >= 3:  # a stem that still names one thing
+        stems.append((name[:means.start()], f"with the means {means.group(0).strip()!r}"))
     key = name_key(name)
     if key.endswith("parallelism") and not key.endswith("dataparallelism"):
         stems.append((name[:-3], "with Parallelism for Parallel"))
     return [(stem, reason) for stem, reason in stems if len(name_key(stem)) >= 3]
 
 
+#: How a feature is built, after its name: "CUDA-support in RPC using TensorPipe".
+_MEANS = re.compile(r"\s+(?:using|via)\s+\S+$")
 _API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+")
 _HEAD_NOUNS = r"(?:module|api|apis|package|namespace)"
 

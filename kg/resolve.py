@@ -27,7 +27,8 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    Profiler`` is ``Profiler``, when both are names (last words API, APIs, module, package,
    support, feature, integration; first word PyTorch); "PyTorch Distributed" is the module
    ``torch.distributed``; ``Tensor Parallelism`` is ``TensorParallel`` (not data parallelism:
-   ``DataParallel`` is one of its two modules).
+   ``DataParallel`` is one of its two modules); a name of three words or more with the means
+   it is built with is the name without them ("CUDA-support in RPC using TensorPipe").
 9. **heading API** (Feature): a heading about one ``torch.*`` API is that API when it is a
    name: "NumPy Compatible torch.fft module", "... via torch.linalg", "functorch -> torch.func".
 10. **hardware** (Hardware): a product named with its vendor, its device word, its memory or
