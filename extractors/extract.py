@@ -359,6 +359,7 @@ class Section:
     feature: Entity | None
     hardware: Entity | None = None
     marked: str | None = None  # the stability word the feature's own line states: "beta"
+    library: Entity | None = None  # the library of a subsection of the core release's section
 
 
 def _marks_no_features(doc: Doc, subject: Entity | None, markup: str) -> bool:
@@ -433,6 +434,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     listed: tuple[int, Entity | None, Entity] | None = None  # "* torchvision", then sub-items
     releases_of = {library: found for library, found in (outline.libraries or {}).values()}
     marked: str | None = None  # the stability word of the section's marked feature
+    top = min((line.level for line in lines if line.kind == "heading" and line.level), default=0)
+    nested: Entity | None = None  # a library whose subsection of a release section this is
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
@@ -443,15 +446,20 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                                                line in section_releases
                                                or line in (outline.libraries or {})
                                                or bool(heading_kinds(text))):
-            release, feature, outer, owner = outer[0], None, None, None
+            release, feature, outer, owner, nested = outer[0], None, None, None, None
         if line in section_releases:  # in Markdown it ends at the next heading as high
             ends = (release, line.level) if outline.markup == "markdown" and line.level else None
             release, feature, outer = _entity(section_releases[line]), None, ends
         elif line in (outline.libraries or {}):
             library, found = outline.libraries[line]
             outer = (release, line.level)
-            release, feature = (_entity(found) if found is not None else None), None
-            owner = library if found is None else None
+            feature, owner, nested = None, None, None
+            if found is not None:
+                release = _entity(found)
+            elif release is not None and release == outline.titled and line.level > top:
+                nested = library  # "## Frontend APIs", "### TorchData": the release's features
+            else:
+                release, owner = None, library
         elif line in announced and outer is None:
             outer = (release, announced[line][1])
             release, feature = _entity(announced[line][0]), None
@@ -481,7 +489,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         elif feature != before or line.kind == "heading":
             marked = None
         section_hardware = hardware[-1][1] if hardware else None
-        yield line, Section(release, feature, section_hardware, marked), fact
+        yield line, Section(release, feature, section_hardware, marked, nested), fact
 
 
 def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
@@ -655,6 +663,10 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             if fact.rule == CODE_RULES["introduces.marked_heading"].id:
                 facts.extend(f for f in [_leading_support(
                     doc, line, _marker_of(doc, line), by_line[line.start], fact.source)] if f)
+                if section.library is not None:
+                    facts.append(replace(fact, type="PART_OF", source=fact.target,
+                                         target=section.library, stability=None, stated=None,
+                                         rule=CODE_RULES["part_of.core_library_section"].id))
             if fact.type == "INTRODUCES" and section.hardware is not None:
                 facts.append(replace(fact, type="SUPPORTS", source=fact.target,
                                      target=section.hardware, stability=None, stated=None,

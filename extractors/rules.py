@@ -205,7 +205,7 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("supports.section_hardware", "SUPPORTS",
              "a feature under a hardware heading ('### ROCm') supports that hardware"),
     CodeRule("supports.marked_heading", "SUPPORTS",
-             "a marked heading that opens with hardware: support, not a feature"),
+             "the hardware a marked heading opens with: the release supports it"),
     CodeRule("supports.named_in_feature", "SUPPORTS",
              "hardware or a platform a feature's own name names"),
     CodeRule("released_with.core_release_post", "RELEASED_WITH",
@@ -215,6 +215,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("part_of.compound", "PART_OF", "a library's name right before a feature's"),
     CodeRule("part_of.library_section", "PART_OF",
              "a marked feature in a library's section that names no release of it"),
+    CodeRule("part_of.core_library_section", "PART_OF",
+             "a marked feature of a library's subsection of a core release's section: the "
+             "release introduces it, and it is part of the library"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
 )}

@@ -42,10 +42,6 @@ RELEASE_GOLD = sorted((GOLD / "releases").glob("*.json")) + [
 
 # The release posts below the goal, with the cause (measured F1 in brackets).
 BELOW_GOAL = {
-    "pytorch-1.12-released": "guideline: the gold gives TorchData's '(Beta) AWS S3 Integration' "
-    "and '(Prototype) DataLoader2' to PyTorch 1.12 ('Along with 1.12, we are releasing beta "
-    "versions of AWS S3 Integration'); ptkg makes a versionless library section's features "
-    "PART_OF the library, as the 2.1 post needs (PettingZoo is TorchRL's) [0.88]",
     "pytorch-2-12-release-blog": "prose: features stated only in sentences of topical sections "
     "(FP8 semi-structured sparsity, is_capturing, rocSHMEM support, torch.export.save) and "
     "features of 2.11 the post recalls are missed or misattributed [0.78]",
@@ -63,9 +59,8 @@ def release_posts_graph(corpus_dir) -> nx.MultiDiGraph:
 
 
 # The stated stability of the tuned release gold that ptkg misses: "an official prototype
-# feature", said of the M1 binaries in prose, and TorchData's two (see BELOW_GOAL).
-MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries"), ("PyTorch 1.12", "DataLoader2"),
-                      ("PyTorch 1.12", "AWS S3 Integration")}
+# feature", said of the M1 binaries in prose.
+MISSED_STABILITIES = {("PyTorch 1.12", "M1 binaries")}
 
 
 def test_tuned_release_posts_meet_the_introduces_goal(release_posts_graph):

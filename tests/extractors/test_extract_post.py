@@ -265,3 +265,20 @@ def test_what_a_release_deprecates_is_named_by_the_sentence():
     assert endings == {("DEPRECATES", "PyTorch 1.13", "CUDA 10.2", None),
                        ("DEPRECATES", "PyTorch 1.13", "CUDA 11.3", None),
                        ("REMOVES", "PyTorch 1.13", "CUDA 11.3", None)}
+
+
+def test_library_subsection_of_a_release_section_is_the_releases():
+    """1.12: "### TorchData" under "## Frontend APIs" names no TorchData release: its marked
+    features are PyTorch 1.12's, and TorchData's; a library's own top section (a library
+    updates post) keeps them the library's."""
+    nested = ("We are excited to announce the release of PyTorch 1.12.\n\n## Frontend APIs\n\n"
+              "### TorchData\n\n#### (Beta) AWS S3 Integration\n\nIt reads S3.\n\n"
+              "## Performance Improvements\n\n### (Beta) Channels Last on CPU\n\nFast.\n")
+    facts = facts_of(nested, "PyTorch 1.12 release")
+    assert {("INTRODUCES", "PyTorch 1.12", "AWS S3 Integration", "Beta"),
+            ("PART_OF", "AWS S3 Integration", "torchdata", None),
+            ("INTRODUCES", "PyTorch 1.12", "Channels Last on CPU", "Beta")} <= facts
+    top = ("We are excited to announce PyTorch 2.1.\n\n## Summary\n\nWe list them.\n\n"
+           "## TorchAudio\n\n### [Beta] Music source separation\n\nIt separates.\n")
+    assert {f for f in facts_of(top, "PyTorch 2.1 release") if f[0] != "ANNOUNCES"} == {
+        ("PART_OF", "Music source separation", "torchaudio", None)}
