@@ -55,6 +55,7 @@ def build_graph(results: Iterable[PostFacts],
         _add_post(graph, result, resolver)
     _add_releases(graph, resolver)
     _add_feature_stability(graph)
+    _add_deprecated(graph)
     _finish_lists(graph)
     return graph
 
@@ -119,7 +120,7 @@ def _add_fact(graph: nx.MultiDiGraph, fact: Fact, url: str, resolver: Resolver) 
     if not graph.has_edge(start, end, key=fact.type):
         graph.add_edge(start, end, key=fact.type, type=fact.type, _reads=[])
     graph.edges[start, end, fact.type]["_reads"].append(
-        (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability))
+        (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability, fact.stated))
     return True
 
 
@@ -177,6 +178,17 @@ def _add_feature_stability(graph: nx.MultiDiGraph) -> None:
             for release, s in stated)[3]
 
 
+def _add_deprecated(graph: nx.MultiDiGraph) -> None:
+    """A feature's ``deprecated`` is the first release that deprecated it (by date, then
+    version)."""
+    for node, data in graph.nodes(data=True):
+        releases = [graph.nodes[r] for r, _, key in graph.in_edges(node, keys=True)
+                    if key == "DEPRECATES" and graph.nodes[r]["label"] == "Release"]
+        if data["label"] == "Feature" and releases:
+            data["deprecated"] = min(releases, key=lambda r: (
+                r.get("date") or "9999", version_key(r.get("version", ""))))["name"]
+
+
 def _finish_lists(graph: nx.MultiDiGraph) -> None:
     """Turn the working sets and reads into the sorted properties of the contract."""
     for _, data in graph.nodes(data=True):
@@ -187,7 +199,8 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
         if merged:
             data["merged"] = sorted(merged)
     for _, _, key, data in graph.edges(keys=True, data=True):
-        reads = sorted(set(data.pop("_reads", [])), key=lambda r: (r[0], r[1], r[2], r[4]))
+        reads = sorted(set(data.pop("_reads", [])), key=lambda r: (
+            r[0], r[1], r[2], r[4], r[3], r[5] or "", r[6] or ""))
         if not reads:
             continue
         data["sources"] = [r[0] for r in reads]
@@ -198,6 +211,9 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
         stabilities = [r[5] for r in reads if r[5]]
         if key == "INTRODUCES" and stabilities:
             data["stability"] = Counter(stabilities).most_common(1)[0][0]
+            stated = [r[6] for r in reads if r[5] == data["stability"] and r[6]]
+            if stated:
+                data["stated"] = Counter(stated).most_common(1)[0][0]
 
 
 def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]]:

@@ -284,3 +284,17 @@ def test_read_graph_bad_file_raises_with_path(tmp_path, content):
 def test_read_graph_folder_raises_with_path(tmp_path):
     with pytest.raises(GraphFileError, match=f"^{re.escape(str(tmp_path))}: cannot read"):
         read_graph(tmp_path)
+
+
+def test_introduces_keeps_the_words_that_stated_it_and_features_their_deprecation():
+    """The contract: ``stated`` on INTRODUCES, ``deprecated`` on a Feature."""
+    url = "https://pytorch.org/blog/p/"
+    release, old = Entity("Release", "PyTorch 2.8"), Entity("Release", "PyTorch 2.9")
+    feature = Entity("Feature", "torch.foo")
+    facts = [Fact("INTRODUCES", release, feature, "x", 0, 5, "[Beta] torch.foo", "Beta",
+                  "[BETA]"),
+             Fact("DEPRECATES", old, feature, "y", 10, 20, "torch.foo is deprecated")]
+    graph = build_graph([PostFacts(url, "t", None, None, facts=facts)])
+    edge = graph.edges["Release:PyTorch 2.8", "Feature:torch.foo", "INTRODUCES"]
+    assert (edge["stability"], edge["stated"]) == ("Beta", "[BETA]")
+    assert graph.nodes["Feature:torch.foo"]["deprecated"] == "PyTorch 2.9"
