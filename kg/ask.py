@@ -8,9 +8,13 @@ network, the same answer every time) in two passes:
    when their canonical name is in the graph): "Metal Performance Shaders" is ``MPS``,
    "torch_xla" is ``PyTorch/XLA``, "FX" is ``torch.fx``. A version ("1.10", "v2.2") is a release
    of the library named just before it ("pytorch v1.9", "torchvision 0.6"), else of PyTorch
-   ("the 2.2 release"). Stability words (stable, beta, prototype, API-Stable, API-Unstable),
-   label words (features, models, hardware, libraries, organizations, platforms) and a count
-   ("top 5") are read too.
+   ("the 2.2 release"), or of the library or release a few list words before it
+   ("torchaudio between 0.11 and 0.12", "PyTorch 1.9 and 1.10") when the graph has that
+   release. Each spelling of a name is a pattern ("torch.accelerator.Graph" tokenizes apart
+   where its casefolded form does not). Stability words (stable, beta, prototype, API-Stable,
+   API-Unstable; "how stable" asks for the stability and filters nothing), label words
+   (features, models, hardware, libraries, organizations, platforms) and a count ("top 5")
+   are read too.
 2. **Question shapes.** A ``Matcher`` over the tokens finds the trigger words of each named
    query's shapes (:data:`SHAPES`: "what's new in", "shipped with", "deprecated", "how many",
    "promoted", "where does it say", ...), each with a weight. Every query whose parameters the
@@ -18,6 +22,13 @@ network, the same answer every time) in two passes:
    the kinds it takes); the best wins, ties going to the earlier query of :data:`SHAPES`. A
    question with no trigger and no entity that a query takes is not mapped: the answer is
    "I can't map this question" and the three closest question shapes (:func:`closest_shapes`).
+
+Issue 12 (the everyday questions of ``tests/gold/questions.json``) added the shapes
+``part-of`` (what X is part of: the entity *before* "part of"; what is part of a library, after
+it, stays ``features-of-library``), ``release-diff`` (two releases of one library, older
+first), ``organizations`` about one entity ("who developed / contributed / is behind X"),
+and "which releases support X" for ``hardware-support``; six lines for them close
+``questions.jsonl``.
 
 The question set ``tests/data/questions.jsonl`` (77 questions: 73 paraphrases over the 16 named
 queries, 4 that must not be mapped) was written before this module, with the query and the
@@ -37,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .explore import NameIndex
+from .names import version_key
 
 #: The version of a release: "1.10", "v2.2", "0.6.1".
 VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+$")
@@ -55,6 +67,9 @@ LABEL_WORDS = {
     "companies": "Organization", "platform": "Platform", "platforms": "Platform",
     "release": "Release", "releases": "Release",
 }
+#: The words between a bare version and the library or release before it that it belongs to.
+_LIST_WORDS = {"and", "to", "vs", "vs.", "versus", ",", "or", "between", "from", "in", "of",
+               "since", "the", "versions", "version", "releases", "release"}
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
 
@@ -132,6 +147,7 @@ SHAPES: dict[str, dict] = {
         "needs": ("hardware",), "takes": ("hardware",),
         "triggers": [
             ([_word(r"^support\w*$")], 3),
+            ([_word(r"^(releases?|versions?)$"), _word(r"^support\w*$")], 3),
             ([_word(r"^(run|runs|running|work|works|working)$"), {"LOWER": "on"}], 3),
             (_words("since", "when"), 2),
         ]},
@@ -153,12 +169,14 @@ SHAPES: dict[str, dict] = {
         ]},
     "organizations": {
         "example": "What did Microsoft build?",
-        "needs": (), "takes": ("organization",),
+        "needs": (), "takes": ("organization", "name"),
         "triggers": [
             ([{"LOWER": "who"}, _word(r"^(built|build|builds|develop\w*|made|makes|make|"
-                                      r"maintain\w*|created|creates)$")], 6),
-            ([_word(r"^(built|build|develop\w*|maintain\w*)$")], 3),
-            (_words("made", "by"), 3),
+                                      r"maintain\w*|created|creates|contribut\w*)$")], 6),
+            ([_word(r"^(built|build|develop\w*|maintain\w*|contribut\w*)$")], 3),
+            (_words("made", "by"), 3), ([{"LOWER": "behind"}], 5),
+            ([_word(r"^(collaborat\w*|partner\w*)$")], 4),
+            ([_word(r"^(work|worked|working|teamed)$"), {"LOWER": "with"}], 3),
             ([_word(r"^(organizations?|compan(y|ies))$")], 1),
         ]},
     "evidence": {
@@ -191,6 +209,20 @@ SHAPES: dict[str, dict] = {
         "triggers": [
             (_words("part", "of"), 4), ([_word(r"^(contain\w*|belong\w*|inside)$")], 4),
             ([_word(r"^features?$"), {"LOWER": "of"}], 2), ([_word(r"^features?$")], 1),
+        ]},
+    "part-of": {
+        "example": "What library is FSDP part of?",
+        "needs": ("name",), "takes": ("name",),
+        "triggers": [
+            (_words("part", "of"), 4), ([_word(r"^belong\w*$"), {"LOWER": "to"}], 4),
+            (_words("member", "of"), 4), ([_word(r"^(joined|join|joins|merged|moved)$")], 2),
+        ]},
+    "release-diff": {
+        "example": "What changed between PyTorch 1.9 and 1.10?",
+        "needs": ("a", "b"), "takes": ("a", "b"),
+        "triggers": [
+            ([_word(r"^(chang\w*|differ\w*|diff|compar\w*|versus|vs\.?)$")], 4),
+            ([{"LOWER": "between"}], 2), ([{"LOWER": "from"}], 1),
         ]},
     "neighbors": {
         "example": "What is torch.fx related to?",
@@ -271,11 +303,17 @@ class QuestionMapper:
         self.links = links
         self.nlp = _load_nlp()
         self.phrases = PhraseMatcher(self.nlp.vocab, attr="LOWER")
-        self.surfaces: dict[str, tuple[str, str]] = {}  # lower surface -> (name, label)
+        self.surfaces: dict[str, tuple[str, str]] = {}  # match key -> (name, label)
+        self._spellings: dict[str, set[str]] = {}  # lower surface -> the spellings seen
         for surface, (name, label) in sorted(self._surfaces().items()):
             key = f"E{len(self.surfaces)}"
             self.surfaces[key] = (name, label)
-            self.phrases.add(key, [self.nlp.make_doc(surface)])
+            # The tokenizer splits "torch.accelerator.Graph" where it keeps
+            # "torch.accelerator.graph" whole: each spelling's tokens are a pattern.
+            docs = {tuple(t.text.casefold() for t in doc): doc for doc in (
+                self.nlp.make_doc(spelling) for spelling in
+                sorted({surface, *self._spellings.get(surface, ())}))}
+            self.phrases.add(key, [docs[tokens] for tokens in sorted(docs)])
         self.matcher = Matcher(self.nlp.vocab)
         for query, shape in SHAPES.items():
             for number, (pattern, _) in enumerate(shape["triggers"]):
@@ -290,6 +328,7 @@ class QuestionMapper:
             for surface in (entry.name, *entry.aliases):
                 if len(surface) > 1:
                     found.setdefault(surface.casefold(), (entry.name, entry.label))
+                    self._spellings.setdefault(surface.casefold(), set()).add(surface)
         for surface, canonical, label in _pack_forms():
             key = surface.casefold()
             if key in found or len(surface) < 2:
@@ -298,6 +337,7 @@ class QuestionMapper:
             if nodes:
                 entry = self.index.entries[nodes[0]]
                 found[key] = (entry.name, entry.label)
+                self._spellings.setdefault(key, set()).add(surface)
         return found
 
     # ------------------------------------------------------------------ reading
@@ -330,6 +370,13 @@ class QuestionMapper:
                 del linked[before.start]
             elif token.i in taken:
                 continue
+            else:
+                context = self._version_context(doc, token.i, found, linked)
+                if context is not None and self.index.find(f"{context[0]} {version}",
+                                                           ["Release"]):
+                    library = context[0]
+                    if context[1] is not None:  # the library's name, read as this release's
+                        del linked[context[1].start]
             name = f"{library} {version}"
             nodes = self.index.find(name, ["Release"])
             canonical = self.index.entries[nodes[0]].name if nodes else name
@@ -341,6 +388,11 @@ class QuestionMapper:
             if token.i in taken:
                 continue
             word = token.lower_
+            if (word in ("stable", "unstable") and token.i >= 2 and doc[token.i - 1].text == "-"
+                    and doc[token.i - 2].lower_ == "api"):
+                word = f"api-{word}"  # "API-Stable" is three tokens: API, -, Stable
+            if word == "stable" and token.i and doc[token.i - 1].lower_ == "how":
+                continue  # "how stable is each": asks for the stability, filters nothing
             if word in STABILITY_WORDS:
                 found.append(Mention("stability", STABILITY_WORDS[word], None, token.text,
                                      token.i, token.i + 1))
@@ -351,6 +403,26 @@ class QuestionMapper:
                 value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
                 found.append(Mention("number", value, None, token.text, token.i, token.i + 1))
         return sorted(found, key=lambda m: m.start)
+
+    def _version_context(self, doc, i: int, releases: list[Mention],
+                         linked: dict[int, Mention]) -> tuple[str, Mention | None] | None:
+        """The library a bare version at token ``i`` belongs to, from what comes before it:
+        a release it is listed with ("torchvision 0.8 and 0.9", "from 1.9 to 1.10"), else a
+        library named a few words before it ("torchaudio between 0.11 and 0.12"); with the
+        library's mention when that is what names it. None: nothing before says."""
+        j = i - 1
+        while j >= 0 and doc[j].lower_ in _LIST_WORDS:
+            j -= 1
+        if j < 0 or j == i - 1:
+            return None
+        release = next((m for m in releases if m.end == j + 1), None)
+        if release is not None:
+            entries = self.index.find(str(release.value), ["Release"])
+            library = self.index.entries[entries[0]].library if entries else None
+            return (library, None) if library else None
+        mention = next((m for m in linked.values() if m.end == j + 1
+                        and m.label == "Library"), None)
+        return (str(mention.value), mention) if mention is not None else None
 
     def triggers(self, doc) -> dict[str, float]:
         """Each query's trigger score: the weights of its distinct patterns found."""
@@ -376,7 +448,7 @@ class QuestionMapper:
         scores = self.triggers(doc)
         best: tuple[float, int, str, dict] | None = None
         for order, query in enumerate(SHAPES):
-            params = self._fill(query, mentions, text)
+            params = self._fill(query, mentions, text, doc)
             if params is None:
                 continue
             score = scores.get(query, 0)
@@ -392,6 +464,23 @@ class QuestionMapper:
         if best is None:
             return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
         return MappedQuestion(question, best[2], best[3], best[0], mentions)
+
+    def _release_pair(self, entities: list[Mention]) -> tuple[str, str] | None:
+        """The two releases of one library a question compares, older first, or None."""
+        releases = [m for m in entities if m.label == "Release"]
+        if len(releases) != 2 or len(entities) != 2:
+            return None
+        found = []
+        for mention in releases:
+            nodes = self.index.find(str(mention.value), ["Release"])
+            if not nodes:
+                return None
+            entry = self.index.entries[nodes[0]]
+            found.append((entry.library, version_key(entry.version or ""), entry.name))
+        (la, ka, a), (lb, kb, b) = sorted(found)
+        if la != lb or ka == kb:
+            return None
+        return a, b
 
     def _default(self, query: str, mentions: list[Mention]) -> bool:
         """With no trigger word, one entity alone asks for its default query."""
@@ -412,8 +501,12 @@ class QuestionMapper:
                  "hardware": {"Hardware", "Platform"}, "feature": {"Feature"},
                  "organization": {"Organization"}}
         wanted = [kinds[t] for t in takes if t in kinds]
-        if query in ("neighbors", "posts-about"):
+        if query in ("neighbors", "posts-about", "part-of"):
             return 1 if len(entities) == 1 else 0
+        if query == "organizations":
+            return 1 if entities else 0
+        if query == "release-diff":
+            return 1 if len(entities) == 2 else 0
         if query == "evidence":
             return 1 if len(entities) == 2 else 0
         if not entities:
@@ -421,7 +514,7 @@ class QuestionMapper:
         return 1 if len(entities) == len(wanted) and all(
             any(e.label in w for w in wanted) for e in entities) else 0
 
-    def _fill(self, query: str, mentions: list[Mention], text: str) -> dict | None:
+    def _fill(self, query: str, mentions: list[Mention], text: str, doc=None) -> dict | None:
         """The parameters of ``query`` from the mentions, or None when a needed one is
         missing or an entity is of a kind the query cannot take."""
         entities = [m for m in mentions if m.kind == "entity"]
@@ -447,6 +540,27 @@ class QuestionMapper:
             params["feature"] = first("Feature")
         if "organization" in takes and first("Organization"):
             params["organization"] = first("Organization")
+        if query == "organizations":  # what was built: the entity asked about
+            built = [m for m in entities if m.label != "Organization"]
+            if len(built) > 1:  # "to PyTorch", "PyTorch work with": the blog's own library
+                built = [m for m in built if not (m.label == "Library" and m.value == CORE)]
+            if built:
+                params["name"] = built[0].value
+        if query == "part-of":  # "what is X part of": the entity before the words
+            whole = _position(doc, _WHOLE_WORDS)
+            parts = [m for m in entities if whole is None or m.end <= whole]
+            if not parts:
+                return None
+            params["name"] = parts[-1].value
+        if query == "features-of-library" and _position(doc, _WHOLE_WORDS) is not None:
+            whole = _position(doc, _WHOLE_WORDS)  # "what is part of X": X after the words
+            if not any(m.label == "Library" and m.start >= whole for m in entities):
+                return None
+        if query == "release-diff":
+            pair = self._release_pair(entities)
+            if pair is None:
+                return None
+            params["a"], params["b"] = pair
         if "stability" in takes:
             stabilities = {m.value for m in mentions if m.kind == "stability"}
             if len(stabilities) == 1:  # the query takes one: two are a count or a list
@@ -481,6 +595,22 @@ class QuestionMapper:
         if query == "announcements" and first("Release", "Feature", "Hardware"):
             return None
         return params
+
+
+#: The words of "X is part of Y": what comes before them is the part, after them the whole.
+_WHOLE_WORDS = (("part", "of"), ("belongs", "to"), ("belong", "to"), ("belonged", "to"),
+                ("member", "of"))
+
+
+def _position(doc, phrases: Sequence[tuple[str, ...]]) -> int | None:
+    """The token offset where the first of ``phrases`` (lowercase words) starts, or None."""
+    if doc is None:
+        return None
+    words = [t.lower_ for t in doc]
+    for i in range(len(words)):
+        if any(tuple(words[i:i + len(p)]) == p for p in phrases):
+            return i
+    return None
 
 
 def _pack_forms() -> list[tuple[str, str, str]]:

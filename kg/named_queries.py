@@ -564,7 +564,13 @@ _GAP_WORDS = {
     "stability-counts": "the features it introduced are not known",
     "released-with": "the library releases shipped with it are not known",
     "deprecations": "what it deprecated or removed is not known",
+    "release-diff": "what it introduced, and at which stability, is not known",
 }
+#: The queries whose rows list a release's features: listed only by posts that do not announce
+#: the release, they are what those posts happen to say, not the release's list.
+_LISTS_FEATURES = frozenset({"features-by-release", "stability-counts", "release-diff"})
+#: The parameters that name the releases a query asks about.
+_RELEASE_PARAMS = ("release", "a", "b")
 
 
 def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
@@ -573,34 +579,58 @@ def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
     lists the features of (the rows cannot show what the graph lacks); ``[]`` otherwise.
 
     ``params`` are resolved values (see :func:`resolve_params`); ``rows``, the query's rows when
-    known (``released-with`` rows read from a library's own post need no note). Only the queries
-    of :data:`_GAP_WORDS` ask about one release.
+    known. Only the queries of :data:`_GAP_WORDS` ask about releases. Besides a release no post
+    announces or lists the features of:
+
+    - ``released-with`` with no rows says that no post read names a library release shipped
+      with it (rows read from a library's own post need no note);
+    - a query that lists a release's features (:data:`_LISTS_FEATURES`) says so when features
+      are listed but no post announces the release: the rows are what other posts mention
+      (a partner's post about the release), not the release's own list.
     """
     words = _GAP_WORDS.get(query.name)
-    release = params.get("release")
-    if words is None or not isinstance(release, str) or (rows and query.name == "released-with"):
+    releases = [value for key in _RELEASE_PARAMS
+                if isinstance(value := params.get(key), str)]
+    if words is None or not releases or (rows and query.name == "released-with"):
         return []
-    from .lifecycle import Coverage, gap_line, release_coverage
+    from .lifecycle import gap_line
+
+    lines = []
+    for release in dict.fromkeys(releases):
+        coverage = _release_coverage(store, release)
+        if coverage is None:
+            continue
+        if query.name == "released-with":
+            lines.append(f"no post in the graph announces {release}: {words}"
+                         if not coverage.announced_by else
+                         f"no post in the graph names a library release shipped with "
+                         f"{release}: {words}")
+            continue
+        line = gap_line(coverage, words)
+        if line is None and not coverage.announced_by and query.name in _LISTS_FEATURES:
+            listed = ("the feature listed comes" if coverage.features == 1 else
+                      f"the {coverage.features} features listed come")
+            line = (f"no post in the graph announces {release}: {listed} from other posts, "
+                    "so its own list is not known")
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _release_coverage(store: Store, release: str):
+    """The :class:`ptkg.lifecycle.Coverage` of a release (by its canonical name), or None."""
+    from .lifecycle import Coverage, release_coverage
     from .stores.networkx_store import GraphFileStore
 
     if isinstance(store, GraphFileStore):
         nodes = store_names(store).find(release, ["Release"])
-        if not nodes:
-            return []
-        coverage = release_coverage(store.graph(), nodes[0])
-    else:
-        _, posts = store.query("MATCH (p:Post)-[:ANNOUNCES]->(r:Release) WHERE r.name = $name "
-                               "RETURN p.url AS url", {"name": release})
-        _, features = store.query("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name "
-                                  "= $name RETURN COUNT(f) AS features", {"name": release})
-        coverage = Coverage(release, "", "", tuple(sorted(str(r[0]) for r in posts)),
-                            int(features[0][0]) if features else 0)
-    if query.name == "released-with":
-        if coverage.announced_by:
-            return []
-        return [f"no post in the graph announces {release}: {words}"]
-    line = gap_line(coverage, words)
-    return [line] if line else []
+        return release_coverage(store.graph(), nodes[0]) if nodes else None
+    _, posts = store.query("MATCH (p:Post)-[:ANNOUNCES]->(r:Release) WHERE r.name = $name "
+                           "RETURN p.url AS url", {"name": release})
+    _, features = store.query("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name "
+                              "= $name RETURN COUNT(f) AS features", {"name": release})
+    return Coverage(release, "", "", tuple(sorted(str(r[0]) for r in posts)),
+                    int(features[0][0]) if features else 0)
 
 
 # ---------------------------------------------------------------------------- any Cypher

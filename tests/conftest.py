@@ -131,6 +131,17 @@ def english_nlp() -> Language:
     return load_nlp(MODEL)
 
 
+@pytest.fixture(scope="session")
+def corpus_graph_file(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
+    """The graph of the whole corpus a user has (``pytorch_blog.jsonl`` and
+    ``2026/pytorch_blog_2026.jsonl``), built once with the English model and no cache, as
+    ``ptkg build`` builds it (about 30 s). The everyday questions (``test_questions.py``) ask it."""
+    path = tmp_path_factory.mktemp("corpus") / "graph.json"
+    build([corpus_dir / "pytorch_blog.jsonl", corpus_dir / "2026" / "pytorch_blog_2026.jsonl"],
+          path, model=MODEL, cache=False)
+    return path
+
+
 # --------------------------------------------------------------------------- Neo4j
 
 

@@ -127,3 +127,123 @@ def test_issue13_ask_doctests():
     import ptkg.ask
 
     assert doctest.testmod(ptkg.ask).failed == 0
+
+
+# --------------------------------------------------------------------------- issue 12 mappings
+
+
+@pytest.mark.parametrize(("question", "query", "params"), [
+    ("What did PyTorch 1.8 introduce, and how stable is each feature?", "features-by-release",
+     {"release": "PyTorch 1.8"}),
+    ("What became stable in PyTorch 1.10?", "features-by-stability",
+     {"release": "PyTorch 1.10", "stability": "Stable"}),
+], ids=["how-stable-is-each", "became-stable"])
+def test_issue12_how_stable_asks_the_stability_and_filters_nothing(mapper, question, query,
+                                                                   params):
+    """'how stable is each' asks for the stability column; 'became stable' still filters."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == (query, params)
+
+
+@pytest.mark.parametrize("question", ["Which features were API-Unstable in PyTorch 2.8?"])
+def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
+    """'API-Unstable' is three tokens (API, -, Unstable) and one stability word."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("features-by-stability",
+                                           {"release": "PyTorch 2.8",
+                                            "stability": "API-Unstable"})
+
+
+@pytest.mark.parametrize(("question", "hardware"), [
+    ("Which PyTorch releases support MPS?", "MPS"),
+    ("Which PyTorch versions support Cloud TPUs?", "TPU"),
+], ids=["releases-support", "versions-support"])
+def test_issue12_releases_that_support_a_device(mapper, question, hardware):
+    """'Which PyTorch releases support X' asks for hardware-support, not PyTorch's releases."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("hardware-support", {"hardware": hardware})
+
+
+@pytest.mark.parametrize(("question", "params"), [
+    ("What library is FSDP part of?", {"name": "FSDP"}),
+    ("Which library does Fully Sharded Data Parallel belong to?", {"name": "FSDP"}),
+], ids=["part-of", "belong-to"])
+def test_issue12_what_a_feature_is_part_of(handmade_graph_file, mapper, question, params):
+    """'What is X part of' follows PART_OF from X (features-of-library answers the reverse)."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("part-of", params)
+    rows = ptkg.open(handmade_graph_file).ask(question).result.to_dicts()
+    assert rows == [{"label": "Library", "whole": "PyTorch/XLA", "reads": 1}]
+
+
+def test_issue12_what_is_part_of_a_library_stays_features_of_library(mapper):
+    found = mapper.map("What features are part of PyTorch/XLA?")
+    assert (found.query, found.params) == ("features-of-library", {"library": "PyTorch/XLA"})
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Who developed ZeroRedundancyOptimizer?", "ZeroRedundancyOptimizer"),
+    ("Who contributed ZeroRedundancyOptimizer to PyTorch?", "ZeroRedundancyOptimizer"),
+    ("Which companies are behind DeepSpeed?", "DeepSpeed"),
+    ("Who did PyTorch work with on DeepSpeed?", "DeepSpeed"),
+], ids=["developed", "contributed", "behind", "work-with"])
+def test_issue12_who_built_x_asks_about_x(handmade_graph_file, mapper, question, name):
+    """'Who developed/contributed/is behind X' gives the organizations of X only."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("organizations", {"name": name})
+    rows = ptkg.open(handmade_graph_file).ask(question).result.to_dicts()
+    assert {(row["organization"], row["name"]) for row in rows} == {("Microsoft", name)}
+
+
+@pytest.mark.parametrize(("question", "params"), [
+    ("What changed between PyTorch 1.9 and 1.10?", {"a": "PyTorch 1.9", "b": "PyTorch 1.10"}),
+    ("What changed in feature stability between PyTorch 1.10 and 1.8?",
+     {"a": "PyTorch 1.8", "b": "PyTorch 1.10"}),
+    ("compare pytorch v1.8 with v1.9", {"a": "PyTorch 1.8", "b": "PyTorch 1.9"}),
+], ids=["between", "newer-first", "compare"])
+def test_issue12_what_changed_between_two_releases(mapper, question, params):
+    """Two releases of one library compared: release-diff, the older release first."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("release-diff", params)
+
+
+def test_issue12_release_diff_rows_are_both_releases_statements(handmade_graph_file):
+    answer = ptkg.open(handmade_graph_file).ask("What changed between PyTorch 1.9 and 1.10?")
+    rows = [(r["feature"], r["release"], r["stability"]) for r in answer.result]
+    assert rows == [("CUDA Graphs", "PyTorch 1.10", "Beta"),
+                    ("ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta"),
+                    ("ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable"),
+                    ("torch.fx", "PyTorch 1.10", "Stable"),
+                    ("torch.linalg", "PyTorch 1.9", "Stable")]
+
+
+def test_issue12_library_name_then_two_bare_versions(corpus_kg):
+    """'torchaudio between 0.11 and 0.12': both versions are torchaudio's, not PyTorch's."""
+    found = corpus_kg.mapper().map("What changed in torchaudio between 0.11 and 0.12?")
+    assert (found.query, found.params) == ("release-diff", {"a": "torchaudio 0.11",
+                                                            "b": "torchaudio 0.12"})
+
+
+def test_issue12_mixed_case_name_links(corpus_kg):
+    """'torch.accelerator.Graph' is three tokens, its casefolded form one: both link."""
+    found = corpus_kg.mapper().map("Is torch.accelerator.Graph API-Stable or API-Unstable?")
+    assert (found.query, found.params) == ("feature-stability",
+                                           {"feature": "torch.accelerator.Graph"})
+
+
+@pytest.mark.parametrize(("question", "gap"), [
+    ("What features did the PyTorch 2.6 release announce?",
+     "no post in the graph announces PyTorch 2.6: the feature listed comes from other posts, "
+     "so its own list is not known"),
+    ("Which library releases shipped with PyTorch 1.13?",
+     "no post in the graph names a library release shipped with PyTorch 1.13: the library "
+     "releases shipped with it are not known"),
+], ids=["features-of-unannounced-release", "released-with-nothing-named"])
+def test_issue12_not_in_corpus_gets_the_gap_line(corpus_kg, question, gap):
+    assert corpus_kg.ask(question).result.gaps == [gap]
+
+
+@pytest.fixture(scope="module")
+def corpus_kg(corpus_graph_file):
+    with ptkg.open(corpus_graph_file) as graph:
+        yield graph
