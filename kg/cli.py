@@ -74,6 +74,32 @@ def output_graph_option(function):
         help="The graph JSON file to write.")(function)
 
 
+def extraction_options(function):
+    """``--model --jobs --progress --base-url --project --patterns``: how posts are read
+    (``build``, ``sync``)."""
+    options = [
+        click.option("--model", default="en_core_web_sm", show_default=True,
+                     help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components "
+                          "alone."),
+        click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+                     help="Extraction processes; the graph is the same for any number."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Show a progress bar (default: when stderr is a terminal)."),
+        click.option("--base-url", default=BLOG_URL, show_default=True,
+                     help="URL prefix of plain Markdown posts that name no URL: "
+                          "<base-url><slug>/."),
+        click.option("--project", type=click.Path(dir_okay=False),
+                     help="A project file (ptkg.toml): names, merges, rejects and labels of "
+                          "your own."),
+        click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path(),
+                     help="A folder of extra JSONL pattern files in the alias pack's format "
+                          "(repeatable)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def output_format_option(function):
     """``--format table|json|csv``: how rows are printed."""
     return click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
@@ -168,30 +194,18 @@ def main(ctx: click.Context) -> None:
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(readable=False))
 @output_graph_option
-@click.option("--model", default="en_core_web_sm", show_default=True,
-              help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components alone.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
-              help="Extraction processes; the graph is the same for any number.")
+@extraction_options
 @click.option("--strict", is_flag=True, help="Fail on the first row that cannot be used.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Write the skipped rows, one per line, to this file.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar (default: when stderr is a terminal).")
 @click.option("--cache/--no-cache", "cache", default=True, show_default=True,
               help="Reuse the facts of unchanged posts; --no-cache extracts every post and "
                    "leaves the cache alone.")
 @click.option("--cache-dir", type=click.Path(file_okay=False),
               help="The extraction cache folder  [default: .ptkg-cache beside the graph]")
-@click.option("--base-url", default=BLOG_URL, show_default=True,
-              help="URL prefix of plain Markdown posts that name no URL: <base-url><slug>/.")
-@click.option("--project", type=click.Path(dir_okay=False),
-              help="A project file (ptkg.toml): names, merges, rejects and labels of your own.")
-@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path(),
-              help="A folder of extra JSONL pattern files in the alias pack's format "
-                   "(repeatable).")
 @translate_errors
-def build(inputs, graph_path, model, jobs, strict, report_path, progress, cache,
-          cache_dir, base_url, project, pattern_dirs) -> None:
+def build(inputs, graph_path, model, jobs, progress, base_url, project, pattern_dirs, strict,
+          report_path, cache, cache_dir) -> None:
     """Build the graph from blog posts: table dumps, JSONL/CSV/Parquet, Jekyll posts or folders.
 
     \b
@@ -339,14 +353,10 @@ def fetch(source, out_dir, delay, retries, limit) -> None:
 @main.command()
 @fetch_options
 @output_graph_option
-@click.option("--model", default="en_core_web_sm", show_default=True,
-              help="spaCy pipeline: en_core_web_sm, or 'blank' for the rule components alone.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
-              help="Extraction processes; the graph is the same for any number.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar (default: when stderr is a terminal).")
+@extraction_options
 @translate_errors
-def sync(source, out_dir, delay, retries, limit, graph_path, model, jobs, progress) -> None:
+def sync(source, out_dir, delay, retries, limit, graph_path, model, jobs, progress, base_url,
+         project, pattern_dirs) -> None:
     """Fetch what a feed or sitemap lists, then rebuild the graph from the saved pages.
 
     Only new and changed pages are downloaded, and only their posts are extracted again (the
@@ -359,9 +369,13 @@ def sync(source, out_dir, delay, retries, limit, graph_path, model, jobs, progre
     if is_server(graph_path):
         raise click.UsageError("sync writes a graph file: give --graph PATH, then load it "
                                "with `ptkg neo4j load`")
+    from .curation import read_curation
+
+    curation = read_curation(project, pattern_dirs)  # a bad project file fails before the fetch
     _fetch_and_report(source, out_dir, delay, retries, limit)
     _build_and_report([out_dir], graph_path, model=model, jobs=jobs, strict=False,
-                      report_path=None, progress=progress, cache=True, cache_dir=None)
+                      report_path=None, progress=progress, cache=True, cache_dir=None,
+                      base_url=base_url, curation=curation)
 
 
 @main.command()

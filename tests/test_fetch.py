@@ -351,3 +351,25 @@ def test_sync_builds_the_graph_and_then_extracts_only_the_new_post(site, tmp_pat
     introduced = [feature for release, feature, kind in built.edges(keys=True)
                   if kind == "INTRODUCES" and release == "Release:PyTorch 2.2"]
     assert len(introduced) >= 5
+
+
+def test_sync_applies_the_project_file(site, tmp_path):
+    """A sync rebuilds the graph with the user's project file, as a build does."""
+    state, base = site
+    state.pages["/blog/pytorch-1.8-released/"] = article("1.8")
+    project = tmp_path / "ptkg.toml"
+    project.write_text('[[name]]\nlabel = "Platform"\nname = "GitHub"\n', encoding="utf8")
+    pages, graph = tmp_path / "pages", tmp_path / "graph.json"
+    result = ptkg("sync", f"{base}/feed/", "--out", pages, "--graph", graph, "--delay", 0,
+                  "--model", "blank", "--project", project)
+    assert result.exit_code == 0, result.output
+    plain = tmp_path / "plain.json"
+    assert ptkg("build", pages, "--graph", plain, "--model", "blank").exit_code == 0
+    with_project = tmp_path / "with.json"
+    assert ptkg("build", pages, "--graph", with_project, "--model", "blank",
+                "--project", project).exit_code == 0
+    assert graph.read_bytes() == with_project.read_bytes() != plain.read_bytes()
+    assert "Platform:GitHub" in read_graph(graph)
+    bad = ptkg("sync", f"{base}/feed/", "--out", pages, "--graph", graph, "--delay", 0,
+               "--project", tmp_path / "missing.toml")
+    assert bad.exit_code != 0 and "missing.toml" in bad.output
