@@ -901,13 +901,29 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
     if where:
         name = f"{name.rstrip()} {where.group('where')}"
-    name = " ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–")
-    if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS:
+    name = _plain_name(" ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–"))
+    if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS or \
+            _generic(name):
         return None  # "[Beta] We integrate some RLHF components": a sentence, not a name
     return Entity("Feature", name)
 
 
 _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
+
+
+def _plain_name(name: str) -> str:
+    """A heading's name without what is not the feature's: a leading "New", quotes around
+    words ("‘Channels last’ memory format"). The device it is for stays: "Channels Last on
+    CPU" is not "Channels Last"."""
+    name = _QUOTES.sub("", name)
+    newless = _NEW_LEAD.sub("", name)
+    if newless != name and newless.split()[0].lower() not in _GENERIC_NOUNS:
+        name = newless  # not "A new API to apply filter, effects and codec"
+    return name.strip()
+
+
+_QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
+_NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)
 #: Where a subject is available: it belongs to the name ("CUDA support in RPC").
 _AVAILABLE_IN = re.compile(r"\s+(?:is|are)\s+(?:now\s+)?(?:available|supported|enabled)\s+"
                            r"(?P<where>(?:in|on|for)\s+[^.:;,]+?)[\s*_`]*$", re.I)

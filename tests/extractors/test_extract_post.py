@@ -282,3 +282,15 @@ def test_library_subsection_of_a_release_section_is_the_releases():
            "## TorchAudio\n\n### [Beta] Music source separation\n\nIt separates.\n")
     assert {f for f in facts_of(top, "PyTorch 2.1 release") if f[0] != "ANNOUNCES"} == {
         ("PART_OF", "Music source separation", "torchaudio", None)}
+
+
+@pytest.mark.parametrize(("heading", "name"), [
+    ("### (Beta) New High level autograd API", "High level autograd API"),
+    ("### [Beta] ‘Channels last’ memory format", "Channels last memory format"),
+    ("### (Beta) New features", None)])
+def test_a_heading_name_drops_new_and_quotes(heading, name):
+    """"New" is not part of a feature's name (the next release's post would not say it), nor
+    are quotes; "New features" names no feature at all."""
+    found = {f[2] for f in facts_of(f"PyTorch 1.5 is released today.\n\n{heading}\n",
+                                    "PyTorch 1.5 release") if f[0] == "INTRODUCES"}
+    assert found == ({name} if name else set())
