@@ -28,7 +28,9 @@ Issue 12 (the everyday questions of ``tests/gold/questions.json``) added the sha
 it, stays ``features-of-library``), ``release-diff`` (two releases of one library, older
 first), ``organizations`` about one entity ("who developed / contributed / is behind X"),
 and "which releases support X" for ``hardware-support``; six lines for them close
-``questions.jsonl``.
+``questions.jsonl``. "Which releases support X" later got a query of its own,
+``releases-supporting`` (the releases, also through the features they introduce, with the
+stability they gave them): its two lines in ``questions.jsonl`` moved to it.
 
 The question set ``tests/data/questions.jsonl`` (77 questions: 73 paraphrases over the 16 named
 queries, 4 that must not be mapped) was written before this module, with the query and the
@@ -147,9 +149,16 @@ SHAPES: dict[str, dict] = {
         "needs": ("hardware",), "takes": ("hardware",),
         "triggers": [
             ([_word(r"^support\w*$")], 3),
-            ([_word(r"^(releases?|versions?)$"), _word(r"^support\w*$")], 3),
             ([_word(r"^(run|runs|running|work|works|working)$"), {"LOWER": "on"}], 3),
             (_words("since", "when"), 2),
+        ]},
+    "releases-supporting": {
+        "example": "Which releases support MPS?",
+        "needs": ("hardware",), "takes": ("hardware",),
+        "triggers": [
+            ([_word(r"^(releases?|versions?)$"), _word(r"^(support\w*|added|improved)$")], 6),
+            ([_word(r"^(releases?|versions?)$"), {"LOWER": "of", "OP": "?"},
+              {"IS_ALPHA": True, "OP": "?"}, _word(r"^support\w*$")], 6),
         ]},
     "feature-lifecycle": {
         "example": "When was ZeroRedundancyOptimizer promoted?",

@@ -159,9 +159,10 @@ def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
     ("Which PyTorch versions support Cloud TPUs?", "TPU"),
 ], ids=["releases-support", "versions-support"])
 def test_issue12_releases_that_support_a_device(mapper, question, hardware):
-    """'Which PyTorch releases support X' asks for hardware-support, not PyTorch's releases."""
+    """'Which PyTorch releases support X' asks for the releases that support it, not for
+    PyTorch's releases."""
     found = mapper.map(question)
-    assert (found.query, found.params) == ("hardware-support", {"hardware": hardware})
+    assert (found.query, found.params) == ("releases-supporting", {"hardware": hardware})
 
 
 @pytest.mark.parametrize(("question", "params"), [

@@ -132,19 +132,17 @@ XFAIL: dict[str, str] = {
            "feature-stability gives 1.3 [Beta]; extraction: the July 2020 classification post's "
            "'Prototype (was Experimental)' is no relation of the graph",
     # -- hardware support
-    "q20": "query: hardware-support has no stability column (1.12 Prototype, 1.13/2.0 Beta "
-           "cannot be stated) and shows features (PyTorch MPS Backend, Metal-4 offline shader "
-           "compilation) without the releases that introduced them (2.0, 2.12); Apple silicon "
-           "is a Hardware node of its own; torchvision 0.16 has no facts",
-    "q21": "query: hardware-support AMD GPU (the first device named) has no stability column "
-           "(1.8 [Beta] cannot be stated) and shows features without the releases that introduced"
-           " them; ROCm is a Hardware node of its own (2.2, 2.12 only through features: "
-           "AOTInductor, Expandable segments); extraction: no 2.0 AMD GPU support",
+    "q20": "extraction: releases-supporting MPS finds 1.12 (said of the release in prose, no "
+           "stability), 2.0 [Beta] and 2.12; 1.12's Prototype is not tied to MPS, 'Apple "
+           "silicon' is a Hardware node of its own (1.12, 1.13), torchvision 0.16's '[BETA] MPS "
+           "support' has no release fact",
+    "q21": "naming: the question names AMD GPUs and ROCm, two nodes; releases-supporting AMD "
+           "GPU (the first named) finds 1.8 [Beta] but not ROCm's 2.2 and 2.12; extraction: no "
+           "2.0 AMD GPU support",
     "q22": "extraction: PyTorch/XLA SUPPORTS TPU is read for the library, not its releases "
-           "PyTorch/XLA 1.5 and 1.12 (a row without a release does not say which); 1.3 is found",
-    "q23": "naming: hardware-support 'Intel GPU' gives 2.4, 2.5, 2.6, but XPU is a Hardware "
-           "node of its own, supported in 2.12 only by features without a release "
-           "(torch.accelerator.Graph, FMA-based addcdiv lowering for XPU)",
+           "PyTorch/XLA 1.5 and 1.12; releases-supporting finds PyTorch 1.3",
+    "q23": "naming: releases-supporting 'Intel GPU' gives 2.4, 2.5, 2.6, but XPU, which 2.12 "
+           "supports, is a Hardware node of its own",
     "q24": "mapper: 'improved Windows support' links torchaudio's feature 'Improved Windows "
            "Support': feature-stability gives torchaudio 0.9 only; hardware-support Windows "
            "gives 1.6, 1.7 (no stability column), 1.9, and lacks torchaudio 0.6/0.9, "
@@ -204,8 +202,8 @@ QUERY_RELATIONS = frozenset({INTRODUCES, "SUPPORTS", "RELEASED_WITH"})
 #: The queries whose facts carry a release: a gold item's release must be the fact's.
 RELEASE_QUERIES = frozenset({
     "features-by-release", "features-by-stability", "feature-stability", "feature-lifecycle",
-    "hardware-support", "deprecations", "releases-of-library", "announcements",
-    "stability-counts", "release-diff"})
+    "hardware-support", "releases-supporting", "deprecations", "releases-of-library",
+    "announcements", "stability-counts", "release-diff"})
 
 
 # --------------------------------------------------------------------------- reading answers
@@ -275,6 +273,9 @@ with_release=None, subject=None)]
         on = _text(get("name")) if get("label") == "Release" else None
         return [Fact(str(params["hardware"]), on, relation="SUPPORTS",
                      subject=_text(get("name")))]
+    if query == "releases-supporting":
+        return [Fact(str(params["hardware"]), _text(get("release")), _text(get("stability")),
+                     "SUPPORTS", subject=_text(get("via")))]
     if query == "deprecations":
         return [Fact(str(get("name")), _text(get("release")), relation=_text(get("change")))]
     if query == "released-with":
