@@ -200,8 +200,15 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      {("DEVELOPED_BY", None, "Apple")}),
     # "We use X": the authors do
     ("We use TorchScript to export the model.", set()),
+    # who uses or leverages it is the verb's subject, never the post's section
+    ("The decoder enables running ASR evaluation using TorchAudio utils.", set()),
+    ("Models using MX quantization could not be exported by torch.export.", set()),
+    ("It leverages FBGEMM kernels for fast inference.", {("BASED_ON", None, "FBGEMM")}),
+    ("Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.",
+     {("BASED_ON", "torchaudio", "CMake")}),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "modifier-is-no-source", "people-use"])
+        "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
+        "models-using", "it-leverages", "subject-uses"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
