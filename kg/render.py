@@ -146,6 +146,8 @@ class RenderSummary:
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MD_MARKUP = re.compile(r"\*+|`+|~~|(?<!\w)__?(?=\S)|(?<=\S)__?(?!\w)|<[^>\s][^>]*>")
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~])")
+_ESCAPED_LINK = re.compile(r"\\?\[([^\]\[]*?)\\\]\(")
+_DANGLING_LINK = re.compile(r"^([^\[]*?)\\?\]\([^)\s]*\)")  # no "[" before it
 _KEPT = 0xE000  # private-use characters stand for escaped ones while the markup is removed
 _MD_LEAD = re.compile(r"^\s*(?:#{1,6}\s+|[-+*]\s+|\d+[.)]\s+|>\s*)+")
 #: A sentence longer than this many words is linked by its first and last words (start,end).
@@ -163,9 +165,14 @@ def fragment_text(sentence: str) -> str:
     '(Beta) ZeroRedundancyOptimizer: use torch.fx here'
     >>> fragment_text(r"[Beta] _torch.compile_ + torch_xla, cpp\_wrapper, TORCH_LOGS")
     '[Beta] torch.compile + torch_xla, cpp_wrapper, TORCH_LOGS'
+    >>> fragment_text(r"PyTorch 2.10\](https://x) deprecated [TorchScript\](https://y).")
+    'PyTorch 2.10 deprecated TorchScript.'
     """
-    # an escaped character (``\\_``) is text: kept aside while the markup goes
-    text = _MD_ESCAPE.sub(lambda m: chr(_KEPT + ord(m.group(1))), sentence)
+    # a scraper's escaped link brackets still make a link ("[2.10\\](url)"), and a link cut
+    # by the sentence's start leaves its "](url)"; any other escaped character (``\\_``) is
+    # text, kept aside while the markup goes
+    text = _DANGLING_LINK.sub(r"\1", _ESCAPED_LINK.sub(r"[\1](", sentence))
+    text = _MD_ESCAPE.sub(lambda m: chr(_KEPT + ord(m.group(1))), text)
     text = _MD_LINK.sub(r"\1", text)
     text = _MD_MARKUP.sub("", _MD_LEAD.sub("", text))
     text = re.sub("[\ue000-\ue07f]", lambda m: chr(ord(m.group(0)) - _KEPT), text)

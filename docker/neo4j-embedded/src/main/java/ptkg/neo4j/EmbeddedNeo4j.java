@@ -178,7 +178,7 @@ public final class EmbeddedNeo4j {
                 .setConfig(HttpConnector.listen_address, httpAddress)
                 .setConfig(HttpConnector.advertised_address, httpAddress)
                 .setConfig(ServerSettings.http_enabled_modules, Set.of(ConfigurableServerModules.BROWSER))
-                // The Browser sends no usage data (it could not: the tests block the network).
+                // The Browser is asked to send no usage data (the tests block the network anyway).
                 .setConfig(ServerSettings.allow_telemetry, false)
                 .setConfig(HttpsConnector.enabled, false)
                 // Other people's Cypher must not reach the server's files (issue 10): no file URLs
