@@ -874,8 +874,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     head_end = line.start + len(_HEADING_TAIL.sub("", text))
     named = [s for s in inside if s.start_char < head_end and s.label_ != "Release"]
     leading = [s for s in named if s.start_char <= _name_start(text, line.start, marker) + 2]
-    if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(
-            _text(doc)[leading[0].end_char:head_end].replace(marker.text, "")):
+    rest = _text(doc)[leading[0].end_char:head_end].replace(marker.text, "") if leading else ""
+    if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(rest) and (
+            core or not _SUPPORT_WORD.match(rest)):  # "ROCm: rocSHMEM support": a feature
         return Entity("Feature", leading[0].id_) if core else None
     trailing = _TRAILING_API.search(text)
     if trailing:  # "Up to 100x faster batched eigendecomposition on CUDA (`linalg.eigh`)"
@@ -982,6 +983,7 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
                   "transforms", "filter", "filters", "transformation", "transformations",
                   "function", "functions", "support", "and", "both", "several", "more"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
+_SUPPORT_WORD = re.compile(r"\W*(?:support|integration)\W*$", re.I)
 _LIBRARY_ONLY = re.compile(
     r"\s*($|integration\b|support\b|now\s+(?:available|stable|beta|in)\b|is\b)", re.I)
 _GENERIC_LEAD = re.compile(

@@ -294,3 +294,12 @@ def test_a_heading_name_drops_new_and_quotes(heading, name):
     found = {f[2] for f in facts_of(f"PyTorch 1.5 is released today.\n\n{heading}\n",
                                     "PyTorch 1.5 release") if f[0] == "INTRODUCES"}
     assert found == ({name} if name else set())
+
+
+def test_a_library_named_with_support_in_a_release_section_is_a_feature():
+    """"ROCm: rocSHMEM support" under a 2.12 topical heading names a feature of 2.12, while a
+    library named alone ("TorchServe (Experimental)") in a library post names no feature."""
+    text = ("We are excited to announce the release of PyTorch 2.12.\n\n## Distributed\n\n"
+            "**ROCm: rocSHMEM support**\n\nIt enables symmetric memory on AMD GPUs.\n")
+    assert ("INTRODUCES", "PyTorch 2.12", "rocSHMEM support", None) in facts_of(
+        text, "PyTorch 2.12 Release Blog")
