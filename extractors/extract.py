@@ -18,6 +18,7 @@ from typing import NamedTuple
 from spacy.tokens import Doc, Span
 
 from ptkg.extractors import stability
+from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import TOOLKITS
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
@@ -408,10 +409,8 @@ def _hardware_sections(open_sections: list[tuple[int, Entity]], line: Line, text
     if devices and not named and not re.sub(r"[#*_`\W]+|\b(apple|nvidia|amd|intel)\b", "",
                                              rest, flags=re.I):
         kept.append((level, _entity(devices[-1])))
-    return kept if line.level != LEAD else open_sections
+    return kept if line.level != LEAD_LEVEL else open_sections
 
-
-LEAD = 7  # a bold lead line's level (ptkg.extractors.document.LEAD_LEVEL)
 
 def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
               subject: Entity | None,
@@ -436,6 +435,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     marked: str | None = None  # the stability word of the section's marked feature
     top = min((line.level for line in lines if line.kind == "heading" and line.level), default=0)
     nested: Entity | None = None  # a library whose subsection of a release section this is
+    prose = False  # a paragraph was read: bold lines before it are the by-line, not features
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
@@ -482,12 +482,14 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                 fact = _library_feature(doc, line, marker, inside, owner_here)
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
+                (prose or line.level != LEAD_LEVEL) and \
                 _lists_features(context, unmarked, line, text, outline.markup):
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
             feature, marked = fact.target, fact.stability
         elif feature != before or line.kind == "heading":
             marked = None
+        prose = prose or line.kind == "text"
         section_hardware = hardware[-1][1] if hardware else None
         yield line, Section(release, feature, section_hardware, marked, nested), fact
 

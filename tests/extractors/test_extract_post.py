@@ -303,3 +303,14 @@ def test_a_library_named_with_support_in_a_release_section_is_a_feature():
             "**ROCm: rocSHMEM support**\n\nIt enables symmetric memory on AMD GPUs.\n")
     assert ("INTRODUCES", "PyTorch 2.12", "rocSHMEM support", None) in facts_of(
         text, "PyTorch 2.12 Release Blog")
+
+
+@pytest.mark.parametrize("byline", [
+    "**By PyTorch Foundation | May 26, 2026 | [No Comments](https://pytorch.org/blog/x/)**",
+    "**By PyTorch Foundation**\n\n**May 26, 2026**"], ids=["one-line", "two-lines"])
+def test_a_bold_by_line_is_no_feature(byline):
+    """The bold lines a post opens with, before its first paragraph, are its by-line."""
+    text = (f"{byline}\n\nWe are excited to announce the release of PyTorch 2.13.\n\n"
+            "## Performance\n\n**FooBar kernels**\n\nFast.\n")
+    assert {f[2] for f in facts_of(text, "PyTorch 2.13 Release Blog")
+            if f[0] == "INTRODUCES"} == {"FooBar kernels"}
