@@ -34,6 +34,7 @@ URL_19 = BLOG + "pytorch-1.9-released/"
 URL_110 = BLOG + "pytorch-1.10-released/"
 URL_22 = BLOG + "pytorch2-2/"
 URL_28 = BLOG + "pytorch-2-8/"
+URL_MAC = BLOG + "introducing-accelerated-pytorch-training-on-mac/"
 TITLE_LIBRARIES = "PyTorch library updates including new model serving library"
 TITLE_18 = ("PyTorch 1.8 Release, including Compiler and Distributed Training updates, and New "
             "Mobile Tutorials")
@@ -74,6 +75,9 @@ COLUMNS = {
     "releases-of-library": ["position", "release", "version", "date"],
     "stability-counts": ["release", "stability", "features"],
     "top-mentioned": ["name", "posts", "mentions"],
+    "part-of": ["label", "whole", "reads"],
+    "release-diff": ["feature", "release", "stability", "position"],
+    "releases-supporting": ["library", "release", "via", "stability", "sentences", "posts"],
 }
 #: (query, params) -> rows: every named query with its example parameters, and again without
 #: its optional ones.
@@ -142,6 +146,18 @@ NAMED_ROWS = [
         ["ZeroRedundancyOptimizer", 3, 4], ["torch.fx", 2, 6], ["torch.linalg", 2, 3],
         ["FSDP", 1, 2], ["torch.fft", 1, 2], ["AOTInductor", 1, 1], ["CUDA Graphs", 1, 1],
         ["Control Flow Operator Library", 1, 1]]),
+    ("part-of", {"name": "FSDP"}, [["Library", "PyTorch/XLA", 1]]),
+    ("release-diff", {"a": "PyTorch 1.9", "b": "PyTorch 1.10"}, [
+        ["CUDA Graphs", "PyTorch 1.10", "Beta", 4],
+        ["ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta", 3],
+        ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", 4],
+        ["torch.fx", "PyTorch 1.10", "Stable", 4], ["torch.linalg", "PyTorch 1.9", "Stable", 3]]),
+    ("releases-supporting", {"hardware": "MPS"}, [
+        ["PyTorch", "PyTorch 1.12", "MPS", None, [
+            "Accelerated GPU training is enabled using Apple’s Metal Performance Shaders (MPS) as"
+            " a backend for PyTorch.", "The MPS backend extends the PyTorch framework, providing "
+            "scripts and capabilities to set up and run operations on Mac."],
+         [URL_MAC, URL_MAC]]]),
 ]
 FEATURES_OF = ("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $release "
                "RETURN f.name AS feature, i.stability AS stability")
