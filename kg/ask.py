@@ -51,15 +51,16 @@ from dataclasses import dataclass, field
 
 from .explore import NameIndex
 from .names import version_key
+from .schema import CORE_LIBRARY, STABILITIES
 
 #: The version of a release: "1.10", "v2.2", "0.6.1".
 VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+$")
-CORE = "PyTorch"
 DEFAULT_LIMIT = 10
 
-STABILITY_WORDS = {"stable": "Stable", "beta": "Beta", "prototype": "Prototype",
-                   "prototypes": "Prototype", "experimental": "Beta",
-                   "api-stable": "API-Stable", "api-unstable": "API-Unstable"}
+#: The words of a question that name a stability level (the contract's, "prototypes" too).
+STABILITY_WORDS = {f"{word.replace(' ', '-')}{plural}": level.name
+                   for level in STABILITIES.values() for word in (*level.words, *level.legacy)
+                   for plural in ("", "s")}
 LABEL_WORDS = {
     "feature": "Feature", "features": "Feature", "model": "Model", "models": "Model",
     "hardware": "Hardware", "device": "Hardware", "devices": "Hardware", "backend": "Hardware",
@@ -371,7 +372,7 @@ class QuestionMapper:
                 continue
             version = token.text.lstrip("vV")
             start = token.i
-            library = CORE
+            library = CORE_LIBRARY
             before = next((m for m in linked.values() if m.end == token.i
                            and m.label == "Library"), None)
             if before is not None:
@@ -552,7 +553,7 @@ class QuestionMapper:
         if query == "organizations":  # what was built: the entity asked about
             built = [m for m in entities if m.label != "Organization"]
             if len(built) > 1:  # "to PyTorch", "PyTorch work with": the blog's own library
-                built = [m for m in built if not (m.label == "Library" and m.value == CORE)]
+                built = [m for m in built if not (m.label == "Library" and m.value == CORE_LIBRARY)]
             if built:
                 params["name"] = built[0].value
         if query == "part-of":  # "what is X part of": the entity before the words

@@ -17,16 +17,24 @@ import click
 from . import __version__
 from .errors import PtkgError, QueryError
 from .records import BLOG_URL
-from .stores import DEFAULT_GRAPH, GRAPH_VARIABLE, default_target, is_server
+from .stores import (
+    DEFAULT_GRAPH,
+    DEFAULT_NEO4J_TIMEOUT,
+    GRAPH_VARIABLE,
+    default_target,
+    is_server,
+)
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 
 class Session:
-    """What one ``ptkg`` invocation has open: the stores it read, by target."""
+    """What one ``ptkg`` invocation has open: the stores it read, by target, and the Neo4j
+    timeout its ``--timeout`` gave (None: ``NEO4J_TIMEOUT``, else the default)."""
 
     def __init__(self) -> None:
         self.stores: dict[str, object] = {}
+        self.timeout: str | None = None
 
     def store(self, target: str | None, settings=None):
         """The store of ``target`` (None: ``$PTKG_GRAPH``, else the default, with a note)."""
@@ -39,7 +47,7 @@ class Session:
                            f"{GRAPH_VARIABLE})", err=True)
         if target not in self.stores:
             if is_server(target) and settings is None:
-                settings = neo4j_settings(None, None, None, None)
+                settings = neo4j_settings(None, None, None, None, self.timeout)
             self.stores[target] = open_store(target, neo4j=settings)
         return self.stores[target]
 
@@ -49,9 +57,14 @@ class Session:
         self.stores.clear()
 
 
+def current_session() -> Session:
+    """The current command's :class:`Session`."""
+    return click.get_current_context().ensure_object(Session)
+
+
 def open_store_of(target: str | None, settings=None):
     """The store of ``target`` in the current command's session."""
-    return click.get_current_context().find_object(Session).store(target, settings)
+    return current_session().store(target, settings)
 
 
 def load_graph(target: str | None):
@@ -60,10 +73,36 @@ def load_graph(target: str | None):
 
 
 def graph_option(function):
-    """``--graph PATH|URI``: the graph a command reads (a file, or a Neo4j bolt:// URI)."""
+    """``--graph PATH|URI``: the graph a command reads (a file, or a Neo4j bolt:// URI), and
+    ``--timeout`` for the server (:func:`neo4j_timeout_option`)."""
+    function = neo4j_timeout_option(function)
     return click.option(
         "--graph", "graph_path", envvar=GRAPH_VARIABLE, show_envvar=True, metavar="PATH|URI",
         help=f"Graph JSON file, or a Neo4j bolt:// URI  [default: {DEFAULT_GRAPH}]")(function)
+
+
+def neo4j_timeout_option(function):
+    """``--timeout SECONDS``: how long a Neo4j server is waited for; falls back to
+    ``NEO4J_TIMEOUT``, then :data:`~ptkg.stores.DEFAULT_NEO4J_TIMEOUT`.
+
+    Every command that can open a Neo4j store takes it (through :func:`graph_option` and
+    :func:`neo4j_options`; a command given both gets it once). It passes no argument to the
+    command: its value goes to the :class:`Session`, which passes it to the settings of each
+    server it opens (:func:`neo4j_settings`). The value is checked there, when a server is
+    opened, so a bad ``NEO4J_TIMEOUT`` does not fail a command that reads a graph file.
+    """
+    if any("--timeout" in param.opts for param in getattr(function, "__click_params__", ())):
+        return function
+
+    def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        ctx.ensure_object(Session).timeout = value
+
+    return click.option(
+        "--timeout", envvar="NEO4J_TIMEOUT", show_envvar=True, metavar="SECONDS",
+        default=f"{DEFAULT_NEO4J_TIMEOUT:g}", show_default=True, expose_value=False,
+        callback=remember,
+        help="Seconds to wait for a Neo4j server: to connect, and to retry a failed "
+             "transaction.")(function)
 
 
 def output_graph_option(function):
@@ -107,10 +146,13 @@ def output_format_option(function):
 
 
 def neo4j_options(function):
-    """``--uri --user --password --database``: the Neo4j server; each falls back to its env var.
+    """``--uri --user --password --database --timeout``: the Neo4j server; each falls back to its
+    env var.
 
-    The password is read from ``--password`` or ``NEO4J_PASSWORD`` and never printed.
+    The password is read from ``--password`` or ``NEO4J_PASSWORD`` and never printed. The
+    timeout reaches the command through its session (:func:`neo4j_timeout_option`).
     """
+    function = neo4j_timeout_option(function)
     options = [
         click.option("--uri", envvar="NEO4J_URI", show_envvar=True, metavar="URI",
                      help="Neo4j Bolt URI  [default: bolt://127.0.0.1:7687]"),
@@ -137,25 +179,37 @@ def query_options(function):
         help="A query parameter ($NAME); NAME:=JSON for a number, list or null.")(function)
 
 
-def neo4j_settings(uri, user, password, database):
-    """The connection settings of :func:`neo4j_options` (env vars and defaults filled in).
+def neo4j_settings(uri, user, password, database, timeout):
+    """The connection settings of :func:`neo4j_options` and :func:`neo4j_timeout_option`
+    (env vars and defaults filled in).
 
     Also keeps the driver's log (connection and retry warnings) off stderr, unless logging was
     configured: a failure ends in one ``Error:`` line.
-    """
-    from .stores.neo4j_store import Neo4jSettings
 
+    Raises
+    ------
+    click.UsageError
+        The timeout is not a number of seconds greater than 0 (exit 2).
+    """
+    from .stores.neo4j_store import Neo4jSettings, parse_timeout
+
+    if timeout is not None:
+        try:
+            timeout = parse_timeout(timeout)
+        except PtkgError as error:
+            raise click.UsageError(str(error)) from None
     driver_log = logging.getLogger("neo4j")
     if not driver_log.hasHandlers():
         driver_log.addHandler(logging.NullHandler())
-    return Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
+    return Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database,
+                                  timeout=timeout)
 
 
 def query_store(graph_path, backend, uri, user, password, database):
     """The store ``query`` and ``queries run`` read: ``--backend neo4j`` or a bolt:// --graph
     is a server (with the connection options), anything else a graph file."""
     if backend == "neo4j" or (graph_path and is_server(graph_path)):
-        settings = neo4j_settings(uri, user, password, database)
+        settings = neo4j_settings(uri, user, password, database, current_session().timeout)
         return open_store_of(graph_path if backend != "neo4j" else settings.uri, settings)
     return open_store_of(graph_path)
 
@@ -571,7 +625,7 @@ def neo4j_load(graph_path, uri, user, password, database, batch_size, wipe, prog
         raise click.UsageError("--graph names the graph file to load; give the server with "
                                "--uri or NEO4J_URI")
     graph = load_graph(graph_path)
-    server = Neo4jStore(neo4j_settings(uri, user, password, database))
+    server = Neo4jStore(neo4j_settings(uri, user, password, database, current_session().timeout))
     click.get_current_context().call_on_close(server.close)
     where = server.location
     if wipe:
@@ -752,7 +806,8 @@ def render(graph_path, out_path, focus, depth, with_posts, max_nodes, labels, re
     """
     from pathlib import Path
 
-    from .render import render_graph, render_matrix, render_timeline
+    from .matrix import render_matrix
+    from .render import render_graph, render_timeline
 
     if depth is not None and focus is None:
         raise click.UsageError("--depth needs --focus")

@@ -1,7 +1,7 @@
 """The feature × release matrix: what shipped when, at what stability, and what went away.
 
 :func:`matrix_view_data` gives the data of the matrix page (``ptkg render --matrix``,
-:func:`ptkg.render.render_matrix`): per library with releases, the releases as columns in the
+:func:`render_matrix`): per library with releases, the releases as columns in the
 order of :func:`ptkg.timeline.timeline` (version order), and one row per thing a release of
 the library introduces (``INTRODUCES``), deprecates (``DEPRECATES``) or removes (``REMOVES``).
 A cell is one release's word on one row: the stability it stated (``stability``; ``stated`` keeps
@@ -18,9 +18,22 @@ unknown, not empty: :func:`ptkg.lifecycle.gap_line`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 
 from .lifecycle import find_node, gap_line, release_coverage
+from .render import (
+    RenderSummary,
+    _cited_posts,
+    _edge_row,
+    _node_row,
+    _styles,
+    generate_page,
+    post_titles_of,
+    suspect_reasons,
+    write_html,
+)
 from .schema import LABELS, STABILITIES
 from .timeline import timeline
 
@@ -43,15 +56,6 @@ def matrix_view_data(graph: nx.MultiDiGraph, *, title: str = "ptkg matrix",
     ptkg.lifecycle.NotFoundError
         ``library`` is not a library of the graph.
     """
-    from .render import (  # the page helpers; render imports this module lazily
-        _cited_posts,
-        _edge_row,
-        _node_row,
-        _styles,
-        post_titles_of,
-        suspect_reasons,
-    )
-
     if library is not None:
         library = graph.nodes[find_node(graph, library, "Library")]["name"]
     lanes = timeline(graph, library, headline_limit=0)
@@ -120,3 +124,31 @@ def _stated(value) -> str:
     if isinstance(value, list | tuple):
         return "; ".join(dict.fromkeys(str(v) for v in value))
     return str(value) if value else ""
+
+
+def generate_matrix_html(graph: nx.MultiDiGraph, *, title: str = "ptkg matrix",
+                         library: str | None = None) -> str:
+    """The matrix view of ``graph`` (:func:`ptkg.matrix.matrix_view_data`)."""
+    data = matrix_view_data(graph, title=title, library=library)
+    return generate_page("matrix.html", title=title, data=data,
+                         scripts=["common.js", "matrix.js"])
+
+
+def render_matrix(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "ptkg matrix",
+                  library: str | None = None) -> RenderSummary:
+    """Draw the feature × release matrix and write it to ``path`` atomically.
+
+    Raises
+    ------
+    ptkg.lifecycle.NotFoundError
+        ``library`` is not a library of the graph.
+    """
+    data = matrix_view_data(graph, title=title, library=library)
+    text = generate_page("matrix.html", title=title, data=data,
+                         scripts=["common.js", "matrix.js"])
+    write_html(path, text)
+    return RenderSummary(Path(path), len(text.encode("utf8")), {
+        "libraries": len(data["libraries"]),
+        "releases": sum(len(lib["releases"]) for lib in data["libraries"]),
+        "rows": sum(len(lib["rows"]) for lib in data["libraries"]),
+        "cells": sum(len(row["cells"]) for lib in data["libraries"] for row in lib["rows"])})

@@ -858,41 +858,6 @@ def render_timeline(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "p
         "suspect": sum(1 for lib in data["libraries"] for f in lib["features"] if f["suspect"])})
 
 
-# --------------------------------------------------------------------------- matrix view
-
-
-def generate_matrix_html(graph: nx.MultiDiGraph, *, title: str = "ptkg matrix",
-                         library: str | None = None) -> str:
-    """The matrix view of ``graph`` (:func:`ptkg.matrix.matrix_view_data`)."""
-    from .matrix import matrix_view_data
-
-    data = matrix_view_data(graph, title=title, library=library)
-    return generate_page("matrix.html", title=title, data=data,
-                         scripts=["common.js", "matrix.js"])
-
-
-def render_matrix(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "ptkg matrix",
-                  library: str | None = None) -> RenderSummary:
-    """Draw the feature × release matrix and write it to ``path`` atomically.
-
-    Raises
-    ------
-    ptkg.lifecycle.NotFoundError
-        ``library`` is not a library of the graph.
-    """
-    from .matrix import matrix_view_data
-
-    data = matrix_view_data(graph, title=title, library=library)
-    text = generate_page("matrix.html", title=title, data=data,
-                         scripts=["common.js", "matrix.js"])
-    write_html(path, text)
-    return RenderSummary(Path(path), len(text.encode("utf8")), {
-        "libraries": len(data["libraries"]),
-        "releases": sum(len(lib["releases"]) for lib in data["libraries"]),
-        "rows": sum(len(lib["rows"]) for lib in data["libraries"]),
-        "cells": sum(len(row["cells"]) for lib in data["libraries"] for row in lib["rows"])})
-
-
 # --------------------------------------------------------------------------- the page
 
 

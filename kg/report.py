@@ -44,7 +44,7 @@ from .schema import STABILITIES
 from .timeline import timeline
 
 #: The order new features are grouped in: stable levels first, then unstable, then unstated.
-STABILITY_ORDER = ("Stable", "API-Stable", "Beta", "API-Unstable", "Prototype", "")
+STABILITY_ORDER = (*sorted(STABILITIES, key=lambda name: -STABILITIES[name].rank), "")
 #: How much of a sentence a line quotes.
 QUOTE_WIDTH = 160
 

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from ptkg.cli import main
 from ptkg.errors import PtkgError
 from ptkg.graph import node_id, read_graph, write_graph
+from ptkg.matrix import generate_matrix_html
 from ptkg.render import (
     DEFAULT_MAX_NODES,
     LABEL_HEIGHT,
@@ -28,7 +29,6 @@ from ptkg.render import (
     evidence_url,
     fragment_term,
     generate_graph_html,
-    generate_matrix_html,
     generate_timeline_html,
     graph_view_data,
     label_text,

@@ -19,11 +19,11 @@ import pytest
 
 from ptkg.graph import node_id, read_graph
 from ptkg.lifecycle import release_diff
+from ptkg.matrix import render_matrix
 from ptkg.render import (
     LABEL_NODE_LIMIT,
     evidence_url,
     render_graph,
-    render_matrix,
     render_timeline,
     suspect_reasons,
     text_fragment,
