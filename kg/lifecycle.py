@@ -188,15 +188,25 @@ def release_coverage(graph: nx.MultiDiGraph, release: str) -> Coverage:
                     tuple(announced), features)
 
 
-def gap_line(coverage: Coverage, what: str = "") -> str | None:
+def gap_line(coverage: Coverage, what: str = "", own_list: bool = False) -> str | None:
     """One line saying what the graph lacks about a release, or None when a post lists its
-    features. ``what`` ends the line: what cannot be known for that reason.
+    features. ``what`` ends the line: what cannot be known for that reason. With ``own_list``
+    (an answer that is the release's list of features), features that only posts about other
+    things name are a gap too: the release's own list is not known.
 
     Examples
     --------
     >>> print(gap_line(Coverage("PyTorch 2.6", "PyTorch", "2.6", (), 0), "nothing to compare"))
     no post in the graph announces PyTorch 2.6 or lists its features: nothing to compare
+    >>> gap_line(Coverage("PyTorch 2.6", "PyTorch", "2.6", (), 1), own_list=True).split(": ")[1]
+    'the feature listed comes from other posts, so its own list is not known'
     """
+    if coverage.listed and own_list and not coverage.announced_by:
+        listed = ("the feature listed comes" if coverage.features == 1 else
+                  f"the {coverage.features} features listed come")
+        text = (f"no post in the graph announces {coverage.release}: {listed} from other "
+                "posts, so its own list is not known")
+        return f"{text}: {what}" if what else text
     if coverage.listed:
         return None
     if coverage.announced_by:
@@ -381,7 +391,7 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
     diff = ReleaseDiff(ra["name"], rb["name"], library)
     for node, what in ((node_b, f"the diff cannot show what {rb['name']} added or promoted"),
                        (node_a, f"the diff cannot show what {rb['name']} dropped")):
-        line = gap_line(release_coverage(graph, node), what)
+        line = gap_line(release_coverage(graph, node), what, own_list=True)
         if line:
             diff.gaps.append(line)
     for feature, edge in introduced_b.items():

@@ -606,12 +606,8 @@ def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
                          f"no post in the graph names a library release shipped with "
                          f"{release}: {words}")
             continue
-        line = gap_line(coverage, words)
-        if line is None and not coverage.announced_by and query.name in _LISTS_FEATURES:
-            listed = ("the feature listed comes" if coverage.features == 1 else
-                      f"the {coverage.features} features listed come")
-            line = (f"no post in the graph announces {release}: {listed} from other posts, "
-                    "so its own list is not known")
+        line = gap_line(coverage, "" if coverage.listed else words,
+                        own_list=query.name in _LISTS_FEATURES)
         if line:
             lines.append(line)
     return lines

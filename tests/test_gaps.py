@@ -48,6 +48,17 @@ def test_issue13_diff_says_when_the_newer_release_is_not_listed(graph):
     assert release_diff(graph, "PyTorch 1.9", "PyTorch 1.10").gaps == []
 
 
+def test_issue13_diff_says_when_no_post_announces_the_release_it_lists(handmade_graph):
+    """Features that only posts about other things list are not the release's own list."""
+    handmade_graph.remove_edges_from([(u, v, k) for u, v, k in handmade_graph.in_edges(
+        "Release:PyTorch 1.10", keys=True) if k == "ANNOUNCES"])
+    diff = release_diff(handmade_graph, "PyTorch 1.9", "PyTorch 1.10")
+    assert diff.gaps == [
+        "no post in the graph announces PyTorch 1.10: the 3 features listed come from other "
+        "posts, so its own list is not known: the diff cannot show what PyTorch 1.10 added or "
+        "promoted"]
+
+
 def test_issue13_cli_diff_gap_is_one_line(handmade_graph_file):
     result = run("diff", "PyTorch 1.10", "PyTorch 1.12", "--graph", handmade_graph_file,
                  catch=False)
