@@ -18,7 +18,7 @@ _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _REF_LINK = re.compile(r"\[([^\]\n]*)\]\[[^\]\n]*\]")
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _EMPHASIS = re.compile(
-    r"\*\*|__|(?<![\w*.])[*_](?=\S)|(?<=\S)[*_](?![\w*])|`|\\(?=[_*\[\]()#`\\])")
+    r"\*\*|__|(?<![\w.])[*_](?=\S)|(?<=\S)[*_](?!\w)|`|\\(?=[_*\[\]()#`\\])")
 _LINE_MARK = re.compile(r"^(\s*)(#{1,6}\s+|>\s*|[*+-]\s+|\d{1,2}[.)]\s+)")
 _TABLE_RULE = re.compile(r"^[\s|:\-]+$")
 _CODE_LANG = {"python", "bash", "shell", "console", "sh", "text", "cpp", "c++", "yaml", "json",

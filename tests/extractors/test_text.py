@@ -64,9 +64,11 @@ def test_mask_markup_keeps_readable_words(text, words):
     ("A companion API (`torch._C._mps_loadMetalllib`) was added.",
      ["A", "companion", "API", "(", "torch._C._mps_loadMetalllib", ")", "was", "added."]),
     ("set _torch.compile_ or *x*.", ["set", "torch.compile", "or", "x", "."]),
+    (r"**\[Beta] _torch.compile_ + _NumPy_**", ["[Beta]", "torch.compile", "+", "NumPy"]),
 ])
 def test_mask_markup_keeps_underscores_after_a_dot(text, words):
-    """An underscore after a dot belongs to a private name, not to emphasis."""
+    """An underscore after a dot belongs to a private name, not to emphasis; emphasis inside
+    bold is masked too ("_NumPy_**")."""
     assert mask_markup(text).split() == words
 
 
