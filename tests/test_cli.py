@@ -341,3 +341,37 @@ def test_command_has_help_with_example(command):
     assert " ".join(summary.split()) in " ".join(result.stdout.split())
     assert "Example:" in result.stdout
     assert f"ptkg {command} " in result.stdout
+
+
+def graph_reading_commands(group=main, prefix=()) -> list[tuple[str, ...]]:
+    """Every command (subcommands too) that can open a Neo4j store: a ``--graph PATH|URI``
+    or a ``--uri`` option."""
+    found = []
+    for name, command in sorted(group.commands.items()):
+        path = (*prefix, name)
+        if hasattr(command, "commands"):
+            found += graph_reading_commands(command, path)
+        elif any(opt in ("--uri",) or (opt == "--graph" and param.metavar == "PATH|URI")
+                 for param in command.params for opt in param.opts):
+            found.append(path)
+    return found
+
+
+def test_neo4j_commands_are_the_graph_reading_ones():
+    """The commands the --timeout help test covers include the three that take --uri."""
+    commands = graph_reading_commands()
+    assert {("query",), ("queries", "run"), ("neo4j", "load"), ("stats",),
+            ("show",)} <= set(commands)
+    assert ("build",) not in commands and ("sync",) not in commands
+
+
+@pytest.mark.parametrize("command", graph_reading_commands(), ids=" ".join)
+def test_neo4j_command_help_shows_timeout(command):
+    """Every command that can open a Neo4j store takes --timeout (env var NEO4J_TIMEOUT,
+    default 15 s), once."""
+    result = run(*command, "--help", catch=False)
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "--timeout SECONDS Seconds to wait for a Neo4j server" in text
+    assert "[env var: NEO4J_TIMEOUT; default: 15]" in text
+    assert text.count("--timeout") == 1

@@ -343,6 +343,75 @@ def test_issue10_cli_port_that_never_answers_says_what_it_waits_for(silent_port)
     assert SECRET not in result.output
 
 
+def neo4j_command(args: list[str], uri: str, graph_file) -> list[str]:
+    """A command line that opens the Neo4j store at ``uri``: ``{uri}`` and ``{graph}`` filled."""
+    return [arg.format(uri=uri, graph=graph_file) for arg in args]
+
+
+#: Every way a command opens a Neo4j store: --backend neo4j with --uri, a bolt:// --graph, and
+#: ``neo4j load``'s server.
+NEO4J_COMMAND_LINES = [
+    ["query", "--backend", "neo4j", "--uri", "{uri}", "RETURN 1"],
+    ["query", "--graph", "{uri}", "RETURN 1"],
+    ["queries", "run", "announcements", "--backend", "neo4j", "--uri", "{uri}"],
+    ["queries", "run", "announcements", "--graph", "{uri}"],
+    ["neo4j", "load", "--graph", "{graph}", "--uri", "{uri}"],
+    ["stats", "--graph", "{uri}"],
+    ["show", "torch.fx", "--graph", "{uri}"],
+]
+
+
+@pytest.mark.parametrize("args", NEO4J_COMMAND_LINES, ids=" ".join)
+def test_cli_timeout_option_bounds_a_port_that_never_answers(silent_port, handmade_graph_file,
+                                                            args):
+    """``--timeout 1``, on every command that opens a Neo4j store, wins over NEO4J_TIMEOUT: the
+    command fails about a second later with the one line naming the timeout."""
+    uri = f"bolt://127.0.0.1:{silent_port}"
+    started = time.monotonic()
+    result = CliRunner(env={"NEO4J_TIMEOUT": "60", "NEO4J_PASSWORD": SECRET}).invoke(
+        main, [*neo4j_command(args, uri, handmade_graph_file), "--timeout", "1"])
+    assert 0.9 < time.monotonic() - started < 1 + 4
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-2:] == [
+        f"waiting for Neo4j at {uri}: connecting (timeout 1 s)",
+        "Error: " + silent_message(silent_port, "1")]
+    assert SECRET not in result.output
+
+
+@pytest.mark.parametrize("args", [["stats", "--graph", "{uri}"],
+                                  ["neo4j", "load", "--graph", "{graph}", "--uri", "{uri}"]],
+                         ids=" ".join)
+def test_cli_timeout_env_var_still_bounds_the_wait(silent_port, handmade_graph_file, args):
+    """NEO4J_TIMEOUT is --timeout's env var: without the option it sets the wait."""
+    uri = f"bolt://127.0.0.1:{silent_port}"
+    started = time.monotonic()
+    result = CliRunner(env={"NEO4J_TIMEOUT": "1.5"}).invoke(
+        main, neo4j_command(args, uri, handmade_graph_file))
+    assert 1.4 < time.monotonic() - started < 1.5 + 4
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "Error: " + silent_message(silent_port, "1.5")
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1"])
+def test_cli_bad_timeout_is_a_usage_error(value):
+    result = CliRunner().invoke(main, ["query", "--backend", "neo4j", "--uri", UNREACHABLE,
+                                       "--timeout", value, "RETURN 1"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: bad Neo4j timeout {value!r}: give a number of seconds greater than 0 "
+        "(NEO4J_TIMEOUT or --timeout)")
+
+
+@pytest.mark.parametrize("value", ["soon"])
+def test_cli_bad_timeout_env_var_does_not_fail_a_graph_file(handmade_graph_file, value):
+    """The timeout is checked when a server is opened, not by a command reading a file."""
+    result = CliRunner(env={"NEO4J_TIMEOUT": value}).invoke(
+        main, ["stats", "--graph", str(handmade_graph_file)], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"{handmade_graph_file}: ")
+
+
 def test_connect_quick_failure_says_nothing_while_waiting():
     notices: list[str] = []
     with pytest.raises(StoreError):

@@ -31,6 +31,9 @@ DEFAULT_GRAPH = "out/graph.json"
 #: The variable that names the graph a command reads when no ``--graph`` is given.
 GRAPH_VARIABLE = "PTKG_GRAPH"
 SERVER_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+#: Seconds a Neo4j server is waited for (``NEO4J_TIMEOUT``, ``--timeout``); here, not in
+#: :mod:`~ptkg.stores.neo4j_store`, so the CLI shows it without importing the driver.
+DEFAULT_NEO4J_TIMEOUT = 15.0
 
 Rows = tuple[list[str], list[list[object]]]
 

@@ -112,13 +112,14 @@ from ptkg.cypher import (
 from ptkg.errors import QueryError, StoreError
 from ptkg.graph import graph_counts
 from ptkg.schema import LABELS, key_property
+from ptkg.stores import DEFAULT_NEO4J_TIMEOUT
 from ptkg.stores.rows import batched, node_rows, relationship_rows, unflatten_offsets
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_USER = "neo4j"
 DEFAULT_DATABASE = "neo4j"
 DEFAULT_BATCH_SIZE = 1000
-DEFAULT_TIMEOUT = 15.0
+DEFAULT_TIMEOUT = DEFAULT_NEO4J_TIMEOUT
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 #: Seconds :func:`connect` waits before it says what it is waiting for.
 NOTICE_AFTER = 1.0

@@ -75,3 +75,16 @@ def test_cli_query_bad_query_on_neo4j_is_one_line_exit_2(loaded, query, params, 
 def test_run_query_syntax_error_is_query_error(neo4j_driver, neo4j_settings, query):
     with pytest.raises(QueryError, match=r"^Cypher syntax error at line 1, column \d+: "):
         run_query(neo4j_driver, query, {}, neo4j_settings.database)
+
+
+@pytest.mark.parametrize("where", [["--backend", "neo4j"], ["--graph", "{uri}"]],
+                         ids=" ".join)
+def test_cli_query_timeout_option_on_a_live_server(loaded, neo4j_settings, handmade_graph_file,
+                                                   where):
+    """``--timeout`` (here shorter than NEO4J_TIMEOUT's default) does not change the rows."""
+    args = [arg.format(uri=neo4j_settings.uri) for arg in where]
+    on_neo4j = run("query", *args, "--timeout", "5", ISSUE_QUERY, catch=False)
+    on_networkx = run("query", "--graph", handmade_graph_file, ISSUE_QUERY, catch=False)
+    assert on_neo4j.exit_code == 0, on_neo4j.output
+    assert on_neo4j.stdout == on_networkx.stdout
+    assert on_neo4j.stdout.count("\n") > 2
