@@ -442,13 +442,19 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         before = feature
         if line.kind == "heading":
             hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
+        kinds = heading_kinds(text) if line.kind == "heading" else set()
         if outer is not None and _ends_section(line, outer[1], outline.markup,
                                                line in section_releases
                                                or line in (outline.libraries or {})
-                                               or bool(heading_kinds(text))):
+                                               or bool(kinds if outer[1] >= 0 else
+                                                       kinds & {"stability"})):
             release, feature, outer, owner, nested = outer[0], None, None, None, None
-        if line in section_releases:  # in Markdown it ends at the next heading as high
-            ends = (release, line.level) if outline.markup == "markdown" and line.level else None
+        if line in section_releases:  # in Markdown it ends at the next heading as high; in
+            # flattened text at a stability section's ("Prototype Features"), which no release
+            # of a library has inside
+            ends = (release, line.level) if line.level else None
+            if outline.markup == "flat":
+                ends = (release, -1)
             release, feature, outer = _entity(section_releases[line]), None, ends
         elif line in (outline.libraries or {}):
             library, found = outline.libraries[line]
@@ -564,7 +570,7 @@ def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entit
     text = _text(doc)[line.start:line.end]
     words = " ".join(re.sub(r"[#*_`]+", " ", text).split())
     if not words or words.endswith(":") or _CAPTION.match(words) or _names_only(text, inside):
-        return None
+        return None  # a caption or a sign-off ("Cheers!", "Team PyTorch") names no feature
     at = doc.char_span(line.start, line.end, alignment_mode="expand")
     if at is None:
         return None
@@ -584,7 +590,8 @@ def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entit
                       context.stated)
 
 
-_CAPTION = re.compile(r"^(table|figure|fig\.|chart|image|source)\b", re.I)
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|image|source)\b"
+                      r"|^(cheers|thanks|thank you|regards|best|team \w+|the \w+ team)\W*$", re.I)
 
 
 def _names_only(text: str, inside: list[Span]) -> bool:

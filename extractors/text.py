@@ -19,6 +19,8 @@ _REF_LINK = re.compile(r"\[([^\]\n]*)\]\[[^\]\n]*\]")
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _EMPHASIS = re.compile(
     r"\*\*|__|(?<![\w.])[*_](?=\S)|(?<=\S)[*_](?!\w)|`|\\(?=[_*\[\]()#`\\])")
+#: An escaped underscore inside a name ("cpp\\_wrapper", "torch.\\_dynamo"): the name's own.
+_ESCAPED_UNDERSCORE = re.compile(r"(?<=[\w.])\\(_(?:(?:[\w.]|\\_)*\w)?)")
 _LINE_MARK = re.compile(r"^(\s*)(#{1,6}\s+|>\s*|[*+-]\s+|\d{1,2}[.)]\s+)")
 _TABLE_RULE = re.compile(r"^[\s|:\-]+$")
 _CODE_LANG = {"python", "bash", "shell", "console", "sh", "text", "cpp", "c++", "yaml", "json",
@@ -108,6 +110,12 @@ def line_kind(raw: str, html: bool = False) -> str:
     return "text"
 
 
+def _unescape(match: re.Match) -> str:
+    """``\\_wrapper`` as ``_wrapper `` (the same length): backslashes move out of the name."""
+    name = match.group(1).replace("\\", "")
+    return name + " " * (len(match.group(0)) - len(name))
+
+
 def mask_markup(text: str, lines: list[Line] | None = None) -> str:
     """Return ``text`` with markdown and HTML markup, URLs and code replaced by spaces.
 
@@ -126,7 +134,7 @@ def mask_markup(text: str, lines: list[Line] | None = None) -> str:
         if line.kind == "code":
             for i in range(line.start, line.end):
                 out[i] = " "
-    masked = "".join(out)
+    masked = _ESCAPED_UNDERSCORE.sub(_unescape, "".join(out))
     for pattern, repl in ((_HTML, _blank), (_IMAGE, _blank), (_LINK, _keep_label),
                           (_REF_LINK, _keep_label), (_URL, _blank), (_EMPHASIS, _blank)):
         masked = pattern.sub(repl, masked)

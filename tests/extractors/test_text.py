@@ -65,10 +65,13 @@ def test_mask_markup_keeps_readable_words(text, words):
      ["A", "companion", "API", "(", "torch._C._mps_loadMetalllib", ")", "was", "added."]),
     ("set _torch.compile_ or *x*.", ["set", "torch.compile", "or", "x", "."]),
     (r"**\[Beta] _torch.compile_ + _NumPy_**", ["[Beta]", "torch.compile", "+", "NumPy"]),
+    (r"_cpp\_wrapper_ and torch.\_dynamo.config and my\_hardware\_device",
+     ["cpp_wrapper", "and", "torch._dynamo.config", "and", "my_hardware_device"]),
 ])
 def test_mask_markup_keeps_underscores_after_a_dot(text, words):
     """An underscore after a dot belongs to a private name, not to emphasis; emphasis inside
-    bold is masked too ("_NumPy_**")."""
+    bold is masked too ("_NumPy_**"); an escaped underscore inside a name stays in it (the
+    backslash moves to the name's end, so offsets keep their place)."""
     assert mask_markup(text).split() == words
 
 
