@@ -314,3 +314,17 @@ def test_a_bold_by_line_is_no_feature(byline):
             "## Performance\n\n**FooBar kernels**\n\nFast.\n")
     assert {f[2] for f in facts_of(text, "PyTorch 2.13 Release Blog")
             if f[0] == "INTRODUCES"} == {"FooBar kernels"}
+
+
+def test_flattened_release_section_ends_at_a_stability_section():
+    """The table dump lost heading levels: "torchaudio 0.6" then "Prototype Features" (1.6)
+    gives the prototype features back to the post's release; a sign-off names nothing."""
+    text = ("We are excited to announce the release of PyTorch 1.6.\nUpdated Domain Libraries\n"
+            "torchaudio 0.6\ntorchaudio now officially supports Windows.\nPrototype Features\n"
+            "To reiterate, Prototype features are early features.\nTorchScript Module Freezing\n"
+            "Freezing inlines the module's parameters.\nCheers!\nTeam PyTorch\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "PyTorch 1.6 released", markup="flat")],
+                              model="blank", jobs=1)
+    introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
+                  if f.type == "INTRODUCES"}
+    assert introduced == {("PyTorch 1.6", "TorchScript Module Freezing", "Prototype")}
