@@ -991,6 +991,9 @@ def _echo_answer(answer) -> None:
         click.echo("\n".join(lines))
     for gap in result.gaps:
         click.echo(f"gap: {gap}")
+    if not result.rows and not result.gaps:
+        click.echo("no rows: no post in the graph states this (the answer is none, as far as "
+                   "the graph knows)")
 
 
 def _short(text: str, width: int = 110) -> str:

@@ -96,6 +96,14 @@ def test_issue13_cli_ask_prints_query_rows_and_evidence(handmade_graph_file):
     assert lines[6].endswith("https://pytorch.org/blog/pytorch-1.10-released/")
 
 
+def test_issue13_cli_ask_says_when_the_answer_is_none(handmade_graph_file):
+    """An empty answer says so: no post states it (not an empty table alone)."""
+    result = run("ask", "What became stable in PyTorch 2.2?", "--graph", handmade_graph_file,
+                 catch=False)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1].startswith("no rows: no post in the graph states")
+
+
 def test_issue13_cli_ask_json(handmade_graph_file):
     result = run("ask", "Which posts mention torch.fx?", "--graph", handmade_graph_file,
                  "--format", "json", catch=False)
