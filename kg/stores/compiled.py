@@ -11,8 +11,9 @@ query, many parameter values and a list of other queries).
 
 The subset
     One ``MATCH`` of a path of nodes ``(v:Label|Other {key: value})`` and directed
-    relationships ``-[r:TYPE|OTHER]->``, ``<-[r]-``, ``-->``, ``<--`` (no ``*`` length, no
-    undirected ones, each variable once); ``WHERE`` with comparisons (``= == <> < > <= >=``,
+    relationships ``-[r:TYPE|OTHER]->``, ``<-[r]-``, ``-->``, ``<--`` and bounded variable-length
+    ones without a variable, ``-[:TYPE*0..1]->``, ``<-[*2]-`` (at most ``*..8``; no undirected
+    ones, each variable once); ``WHERE`` with comparisons (``= == <> < > <= >=``,
     ``IS``, ``IN [list]``, ``CONTAINS``, ``STARTS WITH``, ``ENDS WITH``), ``NOT``, ``AND`` /
     ``OR`` (mixed only inside parentheses), arithmetic; ``RETURN`` of variables, properties,
     ``ID``, ``type``, ``toLower``, ``toUpper``, ``trim``, ``size``, ``coalesce``, ``AS``,
@@ -20,11 +21,12 @@ The subset
     ``ORDER BY``, ``SKIP``, ``LIMIT``; ``$name`` parameters; ``//`` comments.
 
 What falls back to grand-cypher
-    Everything else (several ``MATCH`` clauses, ``EXISTS``, ``COLLECT``, variable length,
-    syntax errors, ...); a query whose rows tie on every ``ORDER BY`` key but differ, or whose
-    ``SKIP``/``LIMIT`` without ``ORDER BY`` would cut a set of rows (grand-cypher's pick then
-    depends on its match order); a ``WHERE`` from which grand-cypher would derive index hints
-    for two pattern nodes (it then finds no rows or wrong ones, see
+    Everything else (several ``MATCH`` clauses, ``EXISTS``, ``COLLECT``, a variable on a
+    variable-length relationship, syntax errors, ...); a query whose rows tie on every
+    ``ORDER BY`` key but differ, among the rows ``SKIP``/``LIMIT`` keep or across their edge;
+    one whose ``SKIP``/``LIMIT`` without ``ORDER BY`` would cut a set of rows (grand-cypher's
+    pick then depends on its match order); a ``WHERE`` from which grand-cypher would derive
+    index hints for two pattern nodes (it then finds no rows or wrong ones, see
     :mod:`ptkg.named_queries`); an expression that raises (grand-cypher reports the error).
 
 How it is the same
@@ -34,6 +36,11 @@ How it is the same
     rules (a comparison that fails on types is false, null is false, both sides of ``AND`` /
     ``OR`` are evaluated); aggregates group by every looked-up item as grand-cypher does;
     ``ORDER BY`` sorts nulls as infinity. Distinct pattern nodes match distinct graph nodes.
+    A variable-length relationship is matched once per length, as grand-cypher expands it: a
+    zero length puts both ends on one node (passing both node patterns; a hint on the end
+    grand-cypher merges away is dropped, as it drops it), a length ``k`` a path whose ``k - 1``
+    inner nodes are distinct from each other and from every other node of the match (Neo4j
+    only keeps relationships distinct: on a cycle or a self-loop it can find more paths).
     Only when every ``WHERE`` expression is safe (cannot raise) are its conditions applied
     while matching (from a property index, before the pattern is complete).
 """
@@ -42,6 +49,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import heapq
 import itertools
 import re
 import threading
@@ -59,6 +67,9 @@ from .indexes import GraphIndex, graph_index
 
 EMPTY_AGGREGATES = {"COUNT": 0, "SUM": 0, "COLLECT": []}
 PLAN_CACHE_SIZE = 512
+MAX_HOPS = 8  # the longest variable-length relationship compiled (grand-cypher allows 99)
+MAX_HOP_ASSIGNMENTS = 64  # the most combinations of lengths one pattern is matched with
+ANCHOR_COST = 2.0  # what starting a search from one node costs, in edges followed
 
 
 class Unsupported(Exception):
@@ -85,7 +96,7 @@ _TOKEN = re.compile(r"""
     (?P<ws>\s+|//[^\n]*)
   | (?P<string>"(?:[^"\\\n]|\\[^\n])*")
   | (?P<param>\$[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<number>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
+  | (?P<number>(?:\d+\.(?!\.)\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>-\[|\]-|--|<>|>=|<=|==|\.\.|[()\[\]{}:,.|*<>=+\-/%])
 """, re.VERBOSE)
@@ -176,6 +187,7 @@ class RelPattern(NamedTuple):
     var: str | None
     types: frozenset | None
     forward: bool  # (a)-[]->(b): True; (a)<-[]-(b): False
+    hops: tuple[int, int] | None = None  # -[*1..2]->: (1, 2), both ends included
 
 
 class ReturnItem(NamedTuple):
@@ -338,7 +350,7 @@ class _Parser:
         if self.at("<"):
             left = True
             self.next()
-        var = types = None
+        var = types = hops = None
         if self.at("--"):
             self.next()
         else:
@@ -349,7 +361,10 @@ class _Parser:
                 self.next()
                 types = self.type_list()
             if self.at("*"):
-                raise Unsupported("variable length")
+                self.next()
+                hops = self.hop_range()
+                if var is not None:
+                    raise Unsupported("a variable on a variable-length relationship")
             self.expect("]-")
         right = False
         if self.at(">"):
@@ -357,7 +372,23 @@ class _Parser:
             right = True
         if left == right:
             raise Unsupported("an undirected relationship")
-        return RelPattern(var, types, right)
+        return RelPattern(var, types, right, hops)
+
+    def hop_range(self) -> tuple[int, int]:
+        """``*2`` or ``*0..3``, as grand-cypher reads them (both lengths whole numbers)."""
+        low = high = self.hop_count()
+        if self.at(".."):
+            self.next()
+            high = self.hop_count()
+        if high > MAX_HOPS:
+            raise Unsupported(f"a variable length over {MAX_HOPS}")
+        return low, high
+
+    def hop_count(self) -> int:
+        token = self.next()
+        if token.kind != "number" or not token.text.isdigit():
+            raise Unsupported("a variable length takes whole numbers")
+        return int(token.text)
 
     # -- literals
     def value(self):
@@ -1031,27 +1062,82 @@ class _Step:
     types: frozenset | None
     bound: tuple[int, ...] = ()  # node positions bound before this step
     checks: list = field(default_factory=list)  # conditions to apply once target is bound
+    hops: int | None = None  # a variable-length relationship: its length in this assignment
 
 
-def _steps(query: Query, anchor: int) -> list[_Step]:
-    """Bind the pattern's nodes outward from ``anchor``: to the right, then to the left."""
+def _steps(query: Query, anchor: int, hops: Mapping[int, int] | None = None) -> list[_Step]:
+    """Bind the pattern's nodes outward from ``anchor``: to the right, then to the left;
+    ``hops`` gives each variable-length relationship (by its number) one length."""
+    hops = hops or {}
     count = len(query.nodes)
     steps, bound = [], [anchor]
     for target in range(anchor + 1, count):
         rel = query.rels[target - 1]
         steps.append(_Step(target - 1, target, count + target - 1,
-                           "out" if rel.forward else "in", rel.types, tuple(bound)))
+                           "out" if rel.forward else "in", rel.types, tuple(bound),
+                           hops=hops.get(target - 1)))
         bound.append(target)
     for target in range(anchor - 1, -1, -1):
         rel = query.rels[target]
         steps.append(_Step(target + 1, target, count + target,
-                           "in" if rel.forward else "out", rel.types, tuple(bound)))
+                           "in" if rel.forward else "out", rel.types, tuple(bound),
+                           hops=hops.get(target)))
         bound.append(target)
     return steps
 
 
+def _hop_assignments(query: Query) -> list[dict[int, int]]:
+    """Every combination of lengths of the variable-length relationships, ``{relationship
+    number: length}``; grand-cypher matches each as a pattern of its own (``[{}]`` without
+    any, ``[]`` when a range is empty, as in ``*2..1``)."""
+    ranged = [(number, range(rel.hops[0], rel.hops[1] + 1))
+              for number, rel in enumerate(query.rels) if rel.hops is not None]
+    combinations = 1
+    for _, lengths in ranged:
+        combinations *= len(lengths)
+    if combinations > MAX_HOP_ASSIGNMENTS:
+        raise Unsupported(f"over {MAX_HOP_ASSIGNMENTS} combinations of variable lengths")
+    numbers = [number for number, _ in ranged]
+    return [dict(zip(numbers, lengths, strict=True))
+            for lengths in itertools.product(*(lengths for _, lengths in ranged))]
+
+
+def _kept_variables(query: Query, hops: Mapping[int, int]) -> set[str]:
+    """The node variables left after grand-cypher merges the two ends of each zero-length
+    relationship into one pattern node (``unify_zero_hop_nodes``: a union-find over the
+    pattern's edges in its graph order, the start of each edge absorbing its end). Only these
+    keep their hints; the others are matched through the node they merged into."""
+    parent: dict[str, str] = {}
+
+    def find(var: str) -> str:
+        parent.setdefault(var, var)
+        if parent[var] != var:
+            parent[var] = find(parent[var])
+        return parent[var]
+
+    def source(number: int) -> int:  # grand-cypher's motif lists edges by their start node
+        return number if query.rels[number].forward else number + 1
+
+    for number in sorted(hops, key=lambda n: (source(n), n)):
+        if hops[number] != 0:
+            continue
+        ends = (query.nodes[number].var, query.nodes[number + 1].var)
+        start, end = ends if query.rels[number].forward else ends[::-1]
+        root_start, root_end = find(start), find(end)
+        if root_start != root_end:
+            parent[root_end] = root_start
+    return {node.var for node in query.nodes if find(node.var) == node.var}
+
+
 class _Matcher:
-    """Finds every match of a bound query's pattern in one graph."""
+    """Finds every match of a bound query's pattern in one graph.
+
+    A variable-length relationship is matched once per length in its range, as grand-cypher
+    does: length 0 binds its two ends to one node (which passes both node patterns); length
+    ``k`` follows a path of ``k`` relationships whose inner nodes are distinct from each other
+    and from every node of the match (grand-cypher matches a pattern with one node per inner
+    node). Its match-tuple position holds the path's edges.
+    """
 
     def __init__(self, query: Query, where, index: GraphIndex, slots: _Slots):
         self.query = query
@@ -1060,28 +1146,44 @@ class _Matcher:
         self.node_data = index.nodes
         self.count = len(query.nodes)
         self.size = self.count + len(query.rels)
-        hint = _hinted(query, where, index)
-        self.domain = {hint[0]: hint[1]} if hint else {}
+        self.hint = _hinted(query, where, index)
+        self.assignments = _hop_assignments(query)
+        self.paths = frozenset(self.count + number for number, rel in enumerate(query.rels)
+                               if rel.hops is not None)
         self.where = where
         self.safe = where is None or _safe(where)
         self.final = None if where is None else _compile_condition(where, slots, self.node_data)
         self.conjuncts = _conjuncts(where) if where is not None else []
-        # a hintable comparison on the hinted variable holds for every node of its domain
-        self.implied = {number for number, c in enumerate(self.conjuncts)
-                        if self.safe and self.domain and _implied(c, self.domain)}
 
-    def node_ok(self, position: int) -> Callable | None:
+    def _domain(self, hops: Mapping[int, int]) -> dict:
+        """The hinted variable and its nodes, unless its node merged into another one."""
+        if self.hint is None:
+            return {}
+        var, nodes = self.hint
+        if 0 in hops.values() and var not in _kept_variables(self.query, hops):
+            return {}
+        return {var: nodes}
+
+    def _implied(self, domain: dict) -> set[int]:
+        """A hintable comparison on the hinted variable holds for every node of its domain."""
+        if not (self.safe and domain):
+            return set()
+        return {number for number, c in enumerate(self.conjuncts) if _implied(c, domain)}
+
+    def node_ok(self, position: int, domain: dict) -> Callable | None:
         """The test a node must pass at ``position`` (labels, inline properties, hinted
         domain), or None when any node does."""
         pattern = self.query.nodes[position]
         labels = pattern.labels
         props = [(k, v.value) for k, v in pattern.props]
-        domain = self.domain.get(pattern.var)
+        domain = domain.get(pattern.var)
         data_of = self.node_data
         if not labels and not props and domain is None:
             return None
         if labels and not props and domain is None:
             return lambda node: data_of[node].get("label") in labels
+        if not labels and not props:
+            return domain.__contains__
 
         def ok(node) -> bool:
             data = data_of[node]
@@ -1093,25 +1195,39 @@ class _Matcher:
             return domain is None or node in domain
         return ok
 
-    def matches(self) -> list[tuple]:
-        """Every match: node ids first, then ``(u, v, key, data)`` per relationship."""
-        anchors = self._anchors()
-        if len(anchors) == 1:
-            return self._run(*anchors[0])
-        seen, found = set(), []
-        for position, candidates in anchors:
-            for match in self._run(position, candidates):
-                key = match[:self.count] + tuple(e[:3] for e in match[self.count:])
-                if key not in seen:
-                    seen.add(key)
-                    found.append(match)
+    def matches(self, emit: Callable | None = None) -> list[tuple]:
+        """Every match: node ids first, then ``(u, v, key, data)`` per relationship (a tuple
+        of them per variable-length one); handed to ``emit`` one by one when given (then the
+        list is empty)."""
+        found: list[tuple] = []
+        emit = emit or found.append
+        for hops in self.assignments:
+            domain = self._domain(hops)
+            anchors = self._anchors(domain, hops)
+            if len(anchors) == 1:
+                self._run(*anchors[0], domain, hops, emit)
+                continue
+            seen = set()
+            for position, candidates in anchors:
+                for match in self._run(position, candidates, domain, hops):
+                    key = self._key(match)
+                    if key not in seen:
+                        seen.add(key)
+                        emit(match)
         return found
 
-    def _anchors(self) -> list[tuple[int, list]]:
+    def _key(self, match: tuple) -> tuple:
+        """What tells two matches apart (edge data left out: dicts do not hash)."""
+        count, paths = self.count, self.paths
+        return match[:count] + tuple(
+            tuple(e[:3] for e in value) if position in paths else value[:3]
+            for position, value in enumerate(match[count:], count))
+
+    def _anchors(self, domain: dict, hops: Mapping[int, int]) -> list[tuple[int, list]]:
         """Where to start: the cheapest of the hinted domain, an indexed WHERE equality (or an
         OR of them), a label, or every node."""
         options: list[list[tuple[int, list]]] = []
-        for var, nodes in self.domain.items():
+        for var, nodes in domain.items():
             options.append([(self.slots.nodes[var], list(nodes))])
         if self.safe:
             for conjunct in self.conjuncts:
@@ -1126,22 +1242,30 @@ class _Matcher:
                 options.append([(position, nodes)])
         if not options:
             options.append([(0, list(self.node_data))])
-        return min(options, key=lambda option: sum(self._cost(p, nodes) for p, nodes in option))
+        implied = self._implied(domain)
+        return min(options, key=lambda option: sum(self._cost(p, nodes, hops, implied)
+                                                   for p, nodes in option))
 
-    def _cost(self, position: int, nodes: list, sample: int = 32) -> float:
-        """About how much work starting from ``nodes`` is: the candidates, plus the edges of the
-        first step from them (the mean of a few), each edge costing once more per WHERE
-        condition that cannot be checked before it."""
-        steps = _steps(self.query, position)
+    def _cost(self, position: int, nodes: list, hops: Mapping[int, int], implied: set[int],
+              sample: int = 32) -> float:
+        """About how much work starting from ``nodes`` is: each candidate costs ``ANCHOR_COST``
+        edges (a search started), plus the edges of the first step from it (the mean of a
+        few), each edge costing once more per WHERE condition that cannot be checked before
+        it (a hinted comparison, read from the domain, costs nothing)."""
+        steps = _steps(self.query, position, hops)
         if not steps or not nodes:
             return len(nodes)
         step = steps[0]
         few = nodes[:sample]
-        fanout = sum(len(self.index.edges(n, step.direction, step.types)) for n in few
-                     if n in self.node_data) / len(few)
+        if step.hops == 0:
+            fanout = 1.0
+        else:
+            fanout = sum(len(self.index.edges(n, step.direction, step.types)) for n in few
+                         if n in self.node_data) / len(few)
         anchor = {self.query.nodes[position].var}
-        pending = sum(1 for c in self.conjuncts if self.safe and not _variables(c) <= anchor)
-        return len(nodes) * (1 + fanout * (1 + pending))
+        pending = sum(1 for number, c in enumerate(self.conjuncts)
+                      if self.safe and number not in implied and not _variables(c) <= anchor)
+        return len(nodes) * (ANCHOR_COST + fanout * (1 + pending))
 
     def _equality(self, cond) -> tuple[int, list] | None:
         """``v.p = literal`` or ``coalesce(v.p, other) = literal`` on a node: its candidates."""
@@ -1162,9 +1286,11 @@ class _Matcher:
             return None
         return self.slots.nodes[left.var], self.index.lookup(left.prop, right.value)
 
-    def _run(self, anchor: int, candidates: list) -> list[tuple]:
-        steps = _steps(self.query, anchor)
-        pushed: set[int] = set(self.implied)
+    def _run(self, anchor: int, candidates: list, domain: dict, hops: Mapping[int, int],
+             emit: Callable | None = None) -> list[tuple]:
+        """The matches from ``candidates`` at ``anchor``: a list, or each handed to ``emit``."""
+        steps = _steps(self.query, anchor, hops)
+        pushed: set[int] = self._implied(domain)
         anchor_checks = []
         if self.safe:
             bound_vars = {self.query.nodes[anchor].var}
@@ -1177,19 +1303,75 @@ class _Matcher:
                 step.checks, pushed = self._ready(bound_vars, pushed)
         final = None if (self.where is None or len(pushed) == len(self.conjuncts)) \
             else self.final
-        node_ok = [self.node_ok(p) for p in range(self.count)]
+        node_ok = [self.node_ok(p, domain) for p in range(self.count)]
         edges = self.index.edges
         found: list[tuple] = []
+        emit = emit or found.append
         slots = [None] * self.size
         anchor_ok = node_ok[anchor]
         last = len(steps) - 1
+        inner: list = []  # the inner nodes of the variable-length paths bound so far
+
+        def finish(depth: int, checks: list) -> None:
+            """The step at ``depth`` is bound: check what can be, then take the next."""
+            if depth == last:
+                match = tuple(slots)
+                if checks and not all(check(match) for check in checks):
+                    return
+                if final is None or final(match):
+                    emit(match)
+                return
+            if checks:
+                partial = tuple(slots)
+                if not all(check(partial) for check in checks):
+                    return
+            extend(depth + 1)
+
+        def walk(depth: int, step: _Step) -> None:
+            """A variable-length step: every path of ``step.hops`` relationships."""
+            source = slots[step.source]
+            target, rel, checks = step.target, step.rel, step.checks
+            target_ok = node_ok[target]
+            if step.hops == 0:
+                if target_ok is None or target_ok(source):
+                    slots[target], slots[rel] = source, ()
+                    finish(depth, checks)
+                    slots[target] = None
+                return
+            taken = {slots[p] for p in step.bound}.union(inner)
+            direction, types, forward = step.direction, step.types, step.direction == "out"
+            stack = [(source, step.hops, (), ())]  # depth first, in edge order
+            while stack:
+                node, remaining, between, path = stack.pop()
+                following = []
+                for other, key, data in edges(node, direction, types):
+                    if other in taken or other in between:
+                        continue
+                    edge = (node, other, key, data) if forward else (other, node, key, data)
+                    if remaining > 1:
+                        following.append((other, remaining - 1, between + (other,),
+                                          path + (edge,)))
+                        continue
+                    if target_ok is not None and not target_ok(other):
+                        continue
+                    slots[target], slots[rel] = other, path + (edge,)
+                    inner.extend(between)
+                    finish(depth, checks)
+                    del inner[len(inner) - len(between):]
+                stack.extend(reversed(following))
+            slots[target] = None
 
         def extend(depth: int) -> None:
             step = steps[depth]
+            if step.hops is not None:
+                walk(depth, step)
+                return
             source = slots[step.source]
             target, rel = step.target, step.rel
             target_ok = node_ok[target]
             bound = [slots[p] for p in step.bound]
+            if inner:
+                bound += inner
             forward = step.direction == "out"
             checks = step.checks
             final_step = depth == last
@@ -1204,7 +1386,7 @@ class _Matcher:
                     if checks and not all(check(match) for check in checks):
                         continue
                     if final is None or final(match):
-                        found.append(match)
+                        emit(match)
                     continue
                 if checks:
                     partial = tuple(slots)
@@ -1214,20 +1396,23 @@ class _Matcher:
             slots[target] = None
 
         node_data = self.node_data
-        for node in candidates:
-            if node not in node_data or (anchor_ok is not None and not anchor_ok(node)):
-                continue
-            slots[anchor] = node
-            if anchor_checks:
-                partial = tuple(slots)
-                if not all(check(partial) for check in anchor_checks):
+        try:
+            for node in candidates:
+                if node not in node_data or (anchor_ok is not None and not anchor_ok(node)):
                     continue
-            if last < 0:
-                match = tuple(slots)
-                if final is None or final(match):
-                    found.append(match)
-                continue
-            extend(0)
+                slots[anchor] = node
+                if anchor_checks:
+                    partial = tuple(slots)
+                    if not all(check(partial) for check in anchor_checks):
+                        continue
+                if last < 0:
+                    match = tuple(slots)
+                    if final is None or final(match):
+                        emit(match)
+                    continue
+                extend(0)
+        finally:  # the closures refer to each other: a cycle that would keep ``found`` (and
+            finish = walk = extend = None  # every match) alive until the collector runs
         return found
 
     def _ready(self, bound_vars: set[str], pushed: set[int]) -> tuple[list, set[int]]:
@@ -1308,25 +1493,42 @@ class Plan:
         for item in items:
             for var in _variables(item.expr):
                 slots.position(var)
-        matches = _Matcher(bound_query, where, index, slots).matches()
+        matcher = _Matcher(bound_query, where, index, slots)
         order = _order_fields(query.order, items, names, params)
-        if not order and limit is not None and len(matches) > limit + skip:
-            raise Unsupported("LIMIT without ORDER BY cuts the matches")
         if order and aggregates and not any(i.aggregate is None for i in items) and not any(
                 kind == "path" for kind, _ in order):
             raise Unsupported("ORDER BY over aggregates alone")
+        if aggregates and (order or limit is None):  # no match is cut: group them as found
+            grouping = _Grouping(items, order, slots, node_data)
+            matcher.matches(grouping.add)
+            matches = None
+        else:
+            matches = matcher.matches()
+        if not order and limit is not None and len(matches) > limit + skip:
+            raise Unsupported("LIMIT without ORDER BY cuts the matches")
         if aggregates:
-            table = _aggregate(matches, items, order, slots, node_data)
+            if matches is not None:
+                grouping = _Grouping(items, order, slots, node_data)
+                for match in matches:
+                    grouping.add(match)
+            table = grouping.entries()  # rows are made below, of the groups kept only
         else:
             getters = [_lookup(i.expr, slots, node_data) for i in items]
             order_getters = [_order_getter(f, items, names, slots, node_data) for f in order]
             table = [([g(m) for g in getters], [g(m) for g in order_getters])
                      for m in matches]
+        wanted = skip + limit if limit is not None else None
         if order:
             directions = [descending for _, descending in query.order]
+            if wanted and wanted < len(table) and _plain_keys(table, len(order)):
+                table = _best(table, wanted, directions[0])
             table = _sort_passes(table, [lambda r, i=i: r[1][i] for i in range(len(order))],
                                  directions)
-            _check_ties(table)
+        if aggregates:
+            table = [(grouping.row(group), keys) for group, keys in table]
+        if order:
+            start = min(skip, len(table))
+            _check_ties(table, start, len(table) if wanted is None else min(wanted, len(table)))
         rows = [row for row, _ in table]
         if query.distinct:
             if order:
@@ -1408,70 +1610,112 @@ def _order_getter(field_, items, names, slots, node_data) -> Callable:
     return _lookup(what, slots, node_data)
 
 
-def _aggregate(matches, items, order, slots, node_data):
-    """grand-cypher's grouping: by every looked-up item that is not an aggregate's argument."""
-    plain = [(i, item) for i, item in enumerate(items) if item.aggregate is None]
-    arguments = [_gc_name(item.expr) for item in items
-                 if item.aggregate and not _computed(item.expr)]
-    group_texts = [_gc_name(item.expr) for _, item in plain]
-    extra = [what for kind, what in order if kind == "path"]
-    for text in group_texts + [_gc_name(e) for e in extra]:
-        if any(text.endswith(argument) for argument in arguments):
-            raise Unsupported("a grouped item that grand-cypher takes for an aggregate's argument")
-    getters = [_lookup(item.expr, slots, node_data) for _, item in plain]
-    getters += [_lookup(e, slots, node_data) for e in extra]
-    aggregates = [(i, item.aggregate, None if item.aggregate == "COUNT" and not _computed(
-        item.expr) else _lookup(item.expr, slots, node_data))
-        for i, item in enumerate(items) if item.aggregate]
-    streamed = {"COUNT", "SUM"}
-    counted = [slot for slot, (_, name, getter) in enumerate(aggregates) if getter is None]
-    evaluated = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
-                 if name == "COUNT" and getter is not None]
-    summed = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
-              if name == "SUM"]
-    listed = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
-              if name not in streamed]
-    empty = [0 if name in streamed else None for _, name, _ in aggregates]
-    groups: dict = {}
-    only = getters[0] if len(getters) == 1 else None
-    try:
-        for match in matches:
-            key = (only(match),) if only is not None else tuple(g(match) for g in getters)
-            bucket = groups.get(key)
-            if bucket is None:
-                bucket = groups[key] = [[] if v is None else 0 for v in empty]
-            for slot in counted:
-                bucket[slot] += 1
-            for slot, getter in evaluated:
-                getter(match)
-                bucket[slot] += 1
-            for slot, getter in summed:
-                bucket[slot] = bucket[slot] + (getter(match) or 0)
-            for slot, getter in listed:
-                bucket[slot].append(getter(match))
-    except TypeError as error:  # an unhashable key, or SUM over text: grand-cypher fails too
-        raise _Raise("grouping by a list or a map, or SUM over text") from error
-    width = len(items)
-    plain_at = [i for i, _ in plain]
-    aggregate_at = [(slot, i, name) for slot, (i, name, _) in enumerate(aggregates)]
-    n_plain = len(plain)
-    order_spec = []
-    extra_index = n_plain
-    for kind, what in order:
-        if kind == "item":
-            order_spec.append((True, what))
-        else:
-            order_spec.append((False, extra_index))
-            extra_index += 1
-    table = []
-    for key, bucket in groups.items():
-        row: list = [None] * width
-        for i, value in zip(plain_at, key, strict=False):
+class _Grouping:
+    """grand-cypher's grouping: by every looked-up item that is not an aggregate's argument.
+
+    :meth:`add` takes one match at a time (the matcher hands them over as it finds them, so no
+    list of every match is kept); :meth:`table` gives each group's row and ORDER BY keys.
+    """
+
+    def __init__(self, items, order, slots, node_data):
+        plain = [(i, item) for i, item in enumerate(items) if item.aggregate is None]
+        arguments = [_gc_name(item.expr) for item in items
+                     if item.aggregate and not _computed(item.expr)]
+        group_texts = [_gc_name(item.expr) for _, item in plain]
+        extra = [what for kind, what in order if kind == "path"]
+        for text in group_texts + [_gc_name(e) for e in extra]:
+            if any(text.endswith(argument) for argument in arguments):
+                raise Unsupported(
+                    "a grouped item that grand-cypher takes for an aggregate's argument")
+        getters = [_lookup(item.expr, slots, node_data) for _, item in plain]
+        getters += [_lookup(e, slots, node_data) for e in extra]
+        aggregates = [(i, item.aggregate, None if item.aggregate == "COUNT" and not _computed(
+            item.expr) else _lookup(item.expr, slots, node_data))
+            for i, item in enumerate(items) if item.aggregate]
+        self.width = len(items)
+        self.plain_at = [i for i, _ in plain]
+        self.aggregate_at = [(slot, i, name) for slot, (i, name, _) in enumerate(aggregates)]
+        self.order_spec = []
+        extra_index = len(plain)
+        for kind, what in order:
+            if kind == "item":
+                self.order_spec.append((True, what))
+            else:
+                self.order_spec.append((False, extra_index))
+                extra_index += 1
+        self.groups: dict = {}
+        self.single = len(getters) == 1  # keyed by the value itself, not a 1-tuple
+        self.add = self._adder(getters, aggregates)
+
+    def _adder(self, getters, aggregates) -> Callable:
+        streamed = _STREAMED
+        counted = [slot for slot, (_, name, getter) in enumerate(aggregates) if getter is None]
+        evaluated = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
+                     if name == "COUNT" and getter is not None]
+        summed = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
+                  if name == "SUM"]
+        listed = [(slot, getter) for slot, (_, name, getter) in enumerate(aggregates)
+                  if name not in streamed]
+        zeros = [0] * len(aggregates)
+        listed_slots = [slot for slot, _ in listed]
+        groups = self.groups
+        only = getters[0] if self.single else None
+
+        def add(match) -> None:
+            try:
+                key = only(match) if only is not None else tuple([g(match) for g in getters])
+                bucket = groups.get(key)
+                if bucket is None:
+                    bucket = groups[key] = zeros.copy()
+                    for slot in listed_slots:
+                        bucket[slot] = []
+                for slot in counted:
+                    bucket[slot] += 1
+                for slot, getter in evaluated:
+                    getter(match)
+                    bucket[slot] += 1
+                for slot, getter in summed:
+                    bucket[slot] = bucket[slot] + (getter(match) or 0)
+                for slot, getter in listed:
+                    bucket[slot].append(getter(match))
+            except TypeError as error:  # an unhashable key, or SUM over text: grand-cypher
+                raise _Raise("grouping by a list or a map, or SUM over text") from error
+        return add
+
+    def entries(self) -> list[tuple[tuple, list]]:
+        """Each group as ``((group key, aggregate values), ORDER BY keys)``, every aggregate
+        computed (so one that fails, fails here); :meth:`row` makes the row of one."""
+        plain_index = {i: j for j, i in enumerate(self.plain_at)}
+        slot_of = {i: slot for slot, i, _ in self.aggregate_at}
+        spec = [(True, plain_index[w]) if is_item and w in plain_index
+                else (False, slot_of[w]) if is_item else (True, w)
+                for is_item, w in self.order_spec]
+        reduced = [(slot, name) for slot, _, name in self.aggregate_at if name not in _STREAMED]
+        single = self.single
+        entries = []
+        for key, bucket in self.groups.items():
+            if single:
+                key = (key,)
+            if reduced:
+                bucket = bucket.copy()
+                for slot, name in reduced:
+                    bucket[slot] = _reduce(name, bucket[slot])
+            entries.append(((key, bucket), [key[j] if from_key else bucket[j]
+                                            for from_key, j in spec]))
+        return entries
+
+    def row(self, group: tuple) -> list:
+        """The row of one group of :meth:`entries`."""
+        key, bucket = group
+        row: list = [None] * self.width
+        for i, value in zip(self.plain_at, key, strict=False):
             row[i] = value
-        for slot, i, name in aggregate_at:
-            row[i] = bucket[slot] if name in streamed else _reduce(name, bucket[slot])
-        table.append((row, [row[w] if is_item else key[w] for is_item, w in order_spec]))
-    return table
+        for slot, i, _ in self.aggregate_at:
+            row[i] = bucket[slot]
+        return row
+
+
+_STREAMED = frozenset({"COUNT", "SUM"})
 
 
 def _computed(expr) -> bool:
@@ -1497,12 +1741,52 @@ def _reduce(name: str, values: list):
     raise Unsupported(name)
 
 
-def _check_ties(table: list) -> None:
-    """Rows that tie on every ORDER BY key keep grand-cypher's match order: if they differ,
-    only grand-cypher knows their order."""
-    for (row_a, keys_a), (row_b, keys_b) in zip(table, table[1:], strict=False):
+def _check_ties(table: list, start: int, end: int) -> None:
+    """Rows that tie on every ORDER BY key keep grand-cypher's match order: if a run of them
+    that reaches the rows returned (``table[start:end]``) holds different rows, only
+    grand-cypher knows which come first (runs wholly outside are cut, whatever their order)."""
+    if start >= end:
+        return
+    low, high = start, end - 1
+    while low > 0 and table[low - 1][1] == table[start][1]:
+        low -= 1
+    while high + 1 < len(table) and table[high + 1][1] == table[end - 1][1]:
+        high += 1
+    run = table[low:high + 1]
+    for (row_a, keys_a), (row_b, keys_b) in zip(run, run[1:], strict=False):
         if keys_a == keys_b and row_a != row_b:
             raise Unsupported("rows tie on every ORDER BY key")
+
+
+def _plain_keys(table: list, count: int) -> bool:
+    """Whether each ORDER BY key is a number or null in every row (no NaN), or text in every
+    row: then no sort of the table or of a part of it can fail on two types."""
+    for i in range(count):
+        column = [keys[i] for _, keys in table]
+        types = set(map(type, column))
+        if types == {str}:
+            continue
+        if types <= _NUMBERS and (float not in types or not any(
+                value != value for value in column)):
+            continue
+        return False
+    return True
+
+
+_NUMBERS = frozenset({int, float, bool, type(None)})
+
+
+def _best(table: list, wanted: int, descending: bool) -> list:
+    """The entries that can be among the first ``wanted`` once sorted: those whose first key is
+    at least as good as the ``wanted``-th best (null as infinity), in table order, so that the
+    stable sorts give them the order they have in the whole table."""
+    infinity = float("inf")
+    values = [infinity if keys[0] is None else keys[0] for _, keys in table]
+    if descending:
+        threshold = heapq.nlargest(wanted, values)[-1]
+        return [entry for entry, value in zip(table, values, strict=True) if value >= threshold]
+    threshold = heapq.nsmallest(wanted, values)[-1]
+    return [entry for entry, value in zip(table, values, strict=True) if value <= threshold]
 
 
 def _distinct(rows: list) -> list:
