@@ -680,7 +680,9 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                 facts.append(replace(fact, type="SUPPORTS", source=fact.target,
                                      target=section.hardware, stability=None, stated=None,
                                      rule=CODE_RULES["supports.section_hardware"].id))
-        elif line.kind == "bullet" and section.release is not None and section.marked is None:
+        elif section.release is not None and section.marked is None and (
+                line.kind == "bullet" or (outline.markup == "flat" and line.kind == "text"
+                                          and _LEVEL_LIST.match(_text(doc), line.start))):
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
             facts.extend(f for f in _prose_stability(doc, line, by_line[line.start],
@@ -851,6 +853,12 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     return [_code_fact("introduces.added_bullet", release, feature, evidence,
                        stated.lower() if stated else None, stated)
             for feature in dict.fromkeys(known + listed)]
+
+
+#: A line that lists the features of one level: "New prototype features and technologies
+#: across TensorParallel, DTensor, ...", a bullet whose mark flattened text lost.
+_LEVEL_LIST = re.compile(rf"\W*new\s+(?:{stability.WORDS})\s+features?\b[^.]*?\b"
+                         r"(?:across|including|such as)\s", re.I)
 
 
 def _listed_items(text: str) -> list[str]:

@@ -328,3 +328,16 @@ def test_flattened_release_section_ends_at_a_stability_section():
     introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
                   if f.type == "INTRODUCES"}
     assert introduced == {("PyTorch 1.6", "TorchScript Module Freezing", "Prototype")}
+
+
+def test_flattened_text_reads_a_level_list_that_lost_its_bullet():
+    """2.0's summary bullet "New prototype features and technologies across TorchDynamo, ..."
+    is a plain line in the table dump; its features are still the release's prototypes."""
+    text = ("We are excited to announce the release of PyTorch 2.0.\nSummary:\n"
+            "New prototype features and technologies across TorchDynamo, AOTAutograd, PrimTorch "
+            "and TorchInductor.\nNew features make it faster.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "PyTorch 2.0 release", markup="flat")],
+                              model="blank", jobs=1)
+    assert {(f.target.name, f.stability) for f in result.facts if f.type == "INTRODUCES"} == {
+        ("TorchDynamo", "Prototype"), ("AOTAutograd", "Prototype"), ("PrimTorch", "Prototype"),
+        ("TorchInductor", "Prototype")}
