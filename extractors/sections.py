@@ -38,7 +38,8 @@ SECTION_KINDS: dict[str, re.Pattern[str]] = {
         r"what'?s new|enhancements?)\b", re.I),
     "none": re.compile(
         r"^\W*(summary|conclusions?|acknowledg\w*|resources|getting started|next steps|"
-        r"q\s*&\s*a|thanks?|thank you|references?|learn more|faq|contributors?|community|"
+        r"q\s*&\s*a|thanks?|thank you|references?|links|further reading|learn more|faq|"
+        r"contributors?|community|"
         r"get involved|join us|installation|closing thoughts|what'?s next|looking ahead|"
         r"coming soon|future work|roadmap)\b", re.I),
 }

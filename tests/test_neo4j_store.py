@@ -364,18 +364,19 @@ NEO4J_COMMAND_LINES = [
 @pytest.mark.parametrize("args", NEO4J_COMMAND_LINES, ids=" ".join)
 def test_cli_timeout_option_bounds_a_port_that_never_answers(silent_port, handmade_graph_file,
                                                             args):
-    """``--timeout 1``, on every command that opens a Neo4j store, wins over NEO4J_TIMEOUT: the
-    command fails about a second later with the one line naming the timeout."""
+    """``--timeout 2``, on every command that opens a Neo4j store, wins over NEO4J_TIMEOUT: the
+    command says what it waits for after a second (NOTICE_AFTER), then fails about two seconds
+    later with the one line naming the timeout (a timeout of 1 s would race the notice)."""
     uri = f"bolt://127.0.0.1:{silent_port}"
     started = time.monotonic()
     result = CliRunner(env={"NEO4J_TIMEOUT": "60", "NEO4J_PASSWORD": SECRET}).invoke(
-        main, [*neo4j_command(args, uri, handmade_graph_file), "--timeout", "1"])
-    assert 0.9 < time.monotonic() - started < 1 + 4
+        main, [*neo4j_command(args, uri, handmade_graph_file), "--timeout", "2"])
+    assert 1.9 < time.monotonic() - started < 2 + 4
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.splitlines()[-2:] == [
-        f"waiting for Neo4j at {uri}: connecting (timeout 1 s)",
-        "Error: " + silent_message(silent_port, "1")]
+        f"waiting for Neo4j at {uri}: connecting (timeout 2 s)",
+        "Error: " + silent_message(silent_port, "2")]
     assert SECRET not in result.output
 
 
