@@ -1026,8 +1026,9 @@ def mcp(graph_path, transport, port) -> None:
               help="Report the releases after this one (any of its names).")
 @click.option("--library", help="The library whose releases are reported (any of its names); "
               "--since may then be a version.  [default: --since's library]")
-@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md",
-              show_default=True, help="Markdown, or one static self-contained HTML page.")
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
+              show_default=True,
+              help="Markdown, one static self-contained HTML page, or JSON (Report.to_dict).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Write to this file (replaced atomically) instead of printing.")
 @graph_option
@@ -1043,7 +1044,7 @@ def report_command(since, library, fmt, out_path, graph_path) -> None:
         ptkg report --since "PyTorch 2.5" --graph out/graph.json
         ptkg report --since 0.15 --library torchvision --format html --out tv.html
     """
-    from .report import ReportError, generate_html, generate_markdown, whats_new, write_report
+    from .report import ReportError, generate, whats_new, write_report
 
     try:
         found = whats_new(load_graph(graph_path), since, library)
@@ -1054,7 +1055,7 @@ def report_command(since, library, fmt, out_path, graph_path) -> None:
         click.echo(f"wrote {out_path}: {len(found.releases)} releases after {found.since}, "
                    f"{len(text.encode('utf8')):,} bytes")
         return
-    click.echo(generate_html(found) if fmt == "html" else generate_markdown(found), nl=False)
+    click.echo(generate(found, fmt), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

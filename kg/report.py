@@ -48,8 +48,8 @@ STABILITY_ORDER = (*sorted(STABILITIES, key=lambda name: -STABILITIES[name].rank
 #: How much of a sentence a line quotes.
 QUOTE_WIDTH = 160
 
-__all__ = ["Item", "ReleaseReport", "Report", "ReportError", "generate_html", "generate_markdown",
-           "whats_new"]
+__all__ = ["Item", "ReleaseReport", "Report", "ReportError", "generate", "generate_html",
+           "generate_markdown", "whats_new"]
 
 
 class ReportError(PtkgError):
@@ -442,10 +442,18 @@ def _html_line(report: Report, item: Item, kind: str) -> str:
             f"“{esc(_quote(first.sentence))}”</span> {link}{esc(more)}</li>")
 
 
+def generate(report: Report, fmt: str) -> str:
+    """The digest as ``md``, ``html`` or ``json`` (:meth:`Report.to_dict`) text."""
+    if fmt == "json":
+        return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return generate_html(report) if fmt == "html" else generate_markdown(report)
+
+
 def write_report(report: Report, path: str | Path, fmt: str) -> str:
-    """Write the digest to ``path`` (atomically) as ``md`` or ``html``; returns the text."""
+    """Write the digest to ``path`` (atomically) as ``md``, ``html`` or ``json``; returns the
+    text."""
     from .render import write_html
 
-    text = generate_html(report) if fmt == "html" else generate_markdown(report)
+    text = generate(report, fmt)
     write_html(path, text)
     return text

@@ -5,6 +5,7 @@ escaped. (Its HTML page in Chromium: ``tests/browser/test_views.py``.)"""
 from __future__ import annotations
 
 import doctest
+import json
 import re
 
 import networkx as nx
@@ -194,6 +195,14 @@ def test_cli_report_markdown(handmade_graph, handmade_graph_file):
     assert result.exit_code == 0
     assert result.output == generate_markdown(whats_new(handmade_graph, "PyTorch 1.8"))
     assert result.output.startswith("# What's new in PyTorch since PyTorch 1.8\n")
+
+
+def test_cli_report_json(handmade_graph, handmade_graph_file):
+    """--format json prints the digest's data, the same the API's Report.to_dict gives."""
+    result = run("report", "--since", "PyTorch 1.8", "--format", "json", "--graph",
+                 handmade_graph_file, catch=False)
+    assert result.exit_code == 0
+    assert json.loads(result.output) == whats_new(handmade_graph, "PyTorch 1.8").to_dict()
 
 
 def test_cli_report_html_to_file(tmp_path, handmade_graph_file):
