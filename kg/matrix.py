@@ -128,10 +128,14 @@ def _stated(value) -> str:
 
 def generate_matrix_html(graph: nx.MultiDiGraph, *, title: str = "ptkg matrix",
                          library: str | None = None) -> str:
-    """The matrix view of ``graph`` (:func:`ptkg.matrix.matrix_view_data`)."""
+    """The matrix view of ``graph`` (:func:`matrix_view_data`)."""
+    return _matrix_page(graph, title, library)[1]
+
+
+def _matrix_page(graph: nx.MultiDiGraph, title: str, library: str | None) -> tuple[dict, str]:
     data = matrix_view_data(graph, title=title, library=library)
-    return generate_page("matrix.html", title=title, data=data,
-                         scripts=["common.js", "matrix.js"])
+    return data, generate_page("matrix.html", title=title, data=data,
+                               scripts=["common.js", "matrix.js"])
 
 
 def render_matrix(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "ptkg matrix",
@@ -143,9 +147,7 @@ def render_matrix(graph: nx.MultiDiGraph, path: str | Path, *, title: str = "ptk
     ptkg.lifecycle.NotFoundError
         ``library`` is not a library of the graph.
     """
-    data = matrix_view_data(graph, title=title, library=library)
-    text = generate_page("matrix.html", title=title, data=data,
-                         scripts=["common.js", "matrix.js"])
+    data, text = _matrix_page(graph, title, library)
     write_html(path, text)
     return RenderSummary(Path(path), len(text.encode("utf8")), {
         "libraries": len(data["libraries"]),
