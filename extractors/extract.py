@@ -329,6 +329,15 @@ def _library_sections(lines: list[Line], by_line: dict[int, list[Span]], doc_tex
     return found
 
 
+class _Open(NamedTuple):
+    """An open section of a library or release: the release the post was in before it, its
+    heading's level, and, in flattened text, the kinds of heading that end it (any if empty)."""
+
+    release: Entity | None
+    level: int
+    kinds: frozenset[str] = frozenset()
+
+
 def _ends_section(line: Line, level: int, markup: str, opens_another: bool) -> bool:
     """Whether ``line`` ends a section whose heading has ``level``: a heading as high in
     Markdown; in flattened text, which lost the levels, a heading that opens another section
@@ -429,7 +438,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
     release, feature, in_docs = subject, None, False
     owner: Entity | None = None  # the library of a section that names no release of it
-    outer: tuple[Entity | None, int] | None = None  # where a library's section ends
+    outer: _Open | None = None  # the library's or release's section the line is in
     listed: tuple[int, Entity | None, Entity] | None = None  # "* torchvision", then sub-items
     releases_of = {library: found for library, found in (outline.libraries or {}).values()}
     marked: str | None = None  # the stability word of the section's marked feature
@@ -443,22 +452,22 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         if line.kind == "heading":
             hardware = _hardware_sections(hardware, line, text, inside, outline.markup)
         kinds = heading_kinds(text) if line.kind == "heading" else set()
-        if outer is not None and _ends_section(line, outer[1], outline.markup,
+        if outer is not None and _ends_section(line, outer.level, outline.markup,
                                                line in section_releases
                                                or line in (outline.libraries or {})
-                                               or bool(kinds if outer[1] >= 0 else
-                                                       kinds & {"stability"})):
-            release, feature, outer, owner, nested = outer[0], None, None, None, None
+                                               or bool(kinds & outer.kinds if outer.kinds
+                                                       else kinds)):
+            release, feature, outer, owner, nested = outer.release, None, None, None, None
         if line in section_releases:  # in Markdown it ends at the next heading as high; in
             # flattened text at a stability section's ("Prototype Features"), which no release
             # of a library has inside
-            ends = (release, line.level) if line.level else None
+            ends = _Open(release, line.level) if line.level else None
             if outline.markup == "flat":
-                ends = (release, -1)
+                ends = _Open(release, 0, frozenset({"stability"}))
             release, feature, outer = _entity(section_releases[line]), None, ends
         elif line in (outline.libraries or {}):
             library, found = outline.libraries[line]
-            outer = (release, line.level)
+            outer = _Open(release, line.level)
             feature, owner, nested = None, None, None
             if found is not None:
                 release = _entity(found)
@@ -467,7 +476,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             else:
                 release, owner = None, library
         elif line in announced and outer is None:
-            outer = (release, announced[line][1])
+            outer = _Open(release, announced[line][1])
             release, feature = _entity(announced[line][0]), None
         if line.kind == "heading" and line not in section_releases:
             feature = _named_heading(text, inside, line)  # "PyTorch Mobile": its section
@@ -569,7 +578,7 @@ def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entit
     with the stability of its section (``## API-UNSTABLE Features``), if any."""
     text = _text(doc)[line.start:line.end]
     words = " ".join(re.sub(r"[#*_`]+", " ", text).split())
-    if not words or words.endswith(":") or _CAPTION.match(words) or _names_only(text, inside):
+    if not words or words.endswith(":") or _NO_NAME_LINE.match(words) or _names_only(text, inside):
         return None  # a caption or a sign-off ("Cheers!", "Team PyTorch") names no feature
     at = doc.char_span(line.start, line.end, alignment_mode="expand")
     if at is None:
@@ -590,7 +599,7 @@ def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entit
                       context.stated)
 
 
-_CAPTION = re.compile(r"^(table|figure|fig\.|chart|image|source)\b"
+_NO_NAME_LINE = re.compile(r"^(table|figure|fig\.|chart|image|source)\b"
                       r"|^(cheers|thanks|thank you|regards|best|team \w+|the \w+ team)\W*$", re.I)
 
 
