@@ -986,9 +986,11 @@ def _predicate_start(doc: Doc, start: int, end: int) -> int:
     heading = doc.char_span(start, end, alignment_mode="expand")
     root = next((t for t in heading or () if t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX")
                  and t.is_lower), None)  # "CUDA Graphs APIs": a capital is a name, no verb
-    if root is None or not any(t.dep_ in ("nsubj", "nsubjpass") and t.idx >= start
-                               and t.pos_ != "PRON" for t in root.lefts):
-        return end
+    words = [t for t in heading or () if not t.is_punct]
+    if root is None or root == words[-1] or not any(
+            t.dep_ in ("nsubj", "nsubjpass") and t.idx >= start and t.pos_ != "PRON"
+            for t in root.lefts):
+        return end  # "iOS support" ends with its "verb": a name, not a sentence
     lead = [t for t in root.lefts if t.dep_ in ("aux", "auxpass", "advmod", "neg")]
     return min([root.idx] + [t.idx for t in lead])
 
@@ -1007,7 +1009,9 @@ _NOT_FEATURE_WORDS = re.compile(r"\b(datasets?|bugs?|fix\w*|docs?|documentation|
 _LIST_INTRO = re.compile(r"\b(?:across|including|such as|like)\s+", re.I)
 _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transform",
                   "transforms", "filter", "filters", "transformation", "transformations",
-                  "function", "functions", "support", "and", "both", "several", "more"}
+                  "function", "functions", "support", "and", "both", "several", "more",
+                  "efficiency", "usability", "reliability", "quality", "various", "general",
+                  "other", "miscellaneous"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
 _SUPPORT_WORD = re.compile(r"\W*(?:support|integration)\W*$", re.I)
 _LIBRARY_ONLY = re.compile(

@@ -341,3 +341,14 @@ def test_flattened_text_reads_a_level_list_that_lost_its_bullet():
     assert {(f.target.name, f.stability) for f in result.facts if f.type == "INTRODUCES"} == {
         ("TorchDynamo", "Prototype"), ("AOTAutograd", "Prototype"), ("PrimTorch", "Prototype"),
         ("TorchInductor", "Prototype")}
+
+
+@pytest.mark.parametrize(("heading", "names"), [
+    ("### (Beta) iOS support", {"iOS support"}),
+    ("### Efficiency improvements", set())], ids=["verb-last", "generic"])
+def test_a_heading_that_ends_with_its_verb_is_a_name(heading, names):
+    """"iOS support" is no sentence whose subject is iOS (torchvision 0.10's feature is the
+    support, not the platform); "Efficiency improvements" names nothing."""
+    text = f"We are excited to announce torchvision 0.10.\n\n## Features\n\n{heading}\n\nOK.\n"
+    assert {f[2] for f in facts_of(text, "torchvision 0.10 released", "en_core_web_sm")
+            if f[0] == "INTRODUCES"} == names
