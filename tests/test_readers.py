@@ -208,6 +208,22 @@ def test_parse_table_dump_odd_rows_posts():
     assert posts[0].origin(posts[0].text.index("ends")) == ("t.txt", 15)
 
 
+def test_parse_table_dump_reads_the_lines_rows_overlap_on_once():
+    # the real dump repeats a row's last line at the next row's start (314 of 912 joins)
+    dump = HEADER + ("Intro\nPerformance Improvements | https://e.org/a/ | blogs |\n"
+                     "Performance Improvements\nProse. | https://e.org/a/ | blogs |\n"
+                     "Prose. | https://e.org/a/ | blogs |\n")
+    [post] = parse_table_dump(dump, "t.txt")
+    assert post.text == "Intro\nPerformance Improvements\nProse."
+    assert post.origin(post.text.index("Prose")) == ("t.txt", 17)
+
+
+def test_real_table_dump_repeats_no_line_where_its_rows_join(corpus_dir):
+    [post] = [p for p in read_table_dump(corpus_dir / "pytorch_blog_seedformat.txt")
+              if p.url.endswith("/a-better-transformer-for-fast-transformer-encoder-inference/")]
+    assert post.text.count("Performance Improvements\n") == 1
+
+
 def test_parse_table_rows_markdown_table_in_text():
     dump = "| a | b |\n|---|---|\n| 1 | 2 | | https://e.org/t/ | blogs |\n"
     rows = list(parse_table_rows(dump, "t.txt"))

@@ -132,11 +132,17 @@ def _strip_front_matter(chunk: Chunk, report: SkipReport) -> tuple[Chunk, dict[s
     return replace(chunk, text="\n".join(rest), line=line), meta
 
 def _join_chunks(chunks: list[Chunk]) -> tuple[str, tuple[Span, ...]]:
-    """Join the non-blank chunk texts with "\\n" and return the text and its spans."""
+    """Join the non-blank chunk texts with "\\n" and return the text and its spans.
+
+    A dataset cut into rows with an overlap repeats the last lines of a row at the start of the
+    next: they are read once.
+    """
     parts: list[str] = []
     spans: list[Span] = []
     offset = 0
     for chunk in chunks:
+        if parts:
+            chunk = _without_overlap(parts[-1], chunk)
         if not chunk.text.strip():
             continue
         if parts:
@@ -145,6 +151,27 @@ def _join_chunks(chunks: list[Chunk]) -> tuple[str, tuple[Span, ...]]:
         parts.append(chunk.text)
         offset += len(chunk.text)
     return "\n".join(parts), tuple(spans)
+
+#: The most lines a row repeats of the row before it.
+MAX_OVERLAP_LINES = 3
+
+
+def _without_overlap(before: str, chunk: Chunk) -> Chunk:
+    """``chunk`` without the lines it starts with that end the text ``before`` it: the
+    overlap of a dataset's rows ("Performance Improvements" ending one, starting the next).
+
+    Examples
+    --------
+    >>> _without_overlap("a\\nHeading", Chunk("u", "Heading\\nText", "f", 9)).text
+    'Text'
+    """
+    tail, lines = before.split("\n"), chunk.text.split("\n")
+    for n in range(min(MAX_OVERLAP_LINES, len(tail), len(lines)), 0, -1):
+        if tail[-n:] == lines[:n] and any(line.strip() for line in lines[:n]):
+            line = chunk.line + n if chunk.lines_follow_file else chunk.line
+            return replace(chunk, text="\n".join(lines[n:]), line=line)
+    return chunk
+
 
 def _chunk_spans(chunk: Chunk, offset: int) -> list[Span]:
     """Return the spans of a chunk placed at ``offset``: one, or one per line of one record."""
