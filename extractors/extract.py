@@ -22,6 +22,7 @@ from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import TOOLKITS
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
+    CAPTION,
     Context,
     heading_kinds,
     leaf_headings,
@@ -81,7 +82,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
-    result.facts = sorted({_with_post_text(f, post) for f in _most_specific(facts)
+    dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
+    result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
     result.mentions = _without_idle_languages(result.mentions, result.facts)
     return result
@@ -171,11 +173,13 @@ def _owned_bare_releases(doc: Doc, lines: list[Line], by_line: dict[int, list[Sp
 _BARE_VERSION = re.compile(r"(?:the\s+(?:upcoming\s+)?)?v?\d", re.I)
 
 
-def _with_post_text(fact: Fact, post: Post) -> Fact:
+def _with_post_text(fact: Fact, post: Post, dated_by: str | None) -> Fact:
     """Evidence as the post wrote it (the pipeline saw it with markup masked), and the level
-    the stated stability word names in the post's era."""
+    the stated stability word names in the post's era: its date, else the PyTorch release
+    the fact is about or the post's title names (``dated_by``)."""
     if fact.stability is not None:
-        fact = replace(fact, stability=stability.level(fact.stability, post.date))
+        release = fact.source.name if _is_core(fact.source) else dated_by
+        fact = replace(fact, stability=stability.level(fact.stability, post.date, release))
     if fact.start < 0:  # read from the title, not the text
         return fact
     return replace(fact, evidence=" ".join(post.text[fact.start:fact.end].split()))
@@ -382,20 +386,22 @@ def _marks_no_features(doc: Doc, subject: Entity | None, markup: str) -> bool:
 
 
 def _lists_features(context: Context, unmarked: bool, line: Line, text: str,
-                    markup: str) -> bool:
+                    markup: str, leads_prose: bool) -> bool:
     """Whether an unmarked leaf heading in ``context`` names a feature.
 
     In a section that states a stability (``## Beta Features``); in Markdown also in a section
     that lists changes, or anywhere but deprecations in a post that marks no feature. A
     heading that names a kind of section ("Performance Improvements") names none. In Markdown
-    a heading is a real one (levels 1-6) or a bold lead line, not a line of raw HTML; short
-    lines of flattened text look like headings too often to read more there.
+    a heading is a real one (levels 1-6) or a bold lead line, not a line of raw HTML. Short
+    lines of flattened text look like headings too often: there a heading in a section of
+    changes names a feature only when a paragraph follows it (``leads_prose``), as one under
+    "Performance Improvements" does and a line of a lost list or table does not.
     """
     if context.deprecations or context.none or only_names_a_kind(text):
         return False
     if markup == "markdown":
         return line.level > 0 and (context.word is not None or context.changes or unmarked)
-    return context.word is not None
+    return context.word is not None or (context.changes and leads_prose)
 
 
 #: The first PyTorch release of the API-Unstable/API-Stable classification (schema.md).
@@ -432,7 +438,9 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     markers = _group_by_line(lines, doc.spans["ptkg_stability"])
     section_releases, announced = outline.headings, outline.announced
     contexts = section_contexts(_text(doc), lines, outline.markup)
-    leaves = leaf_headings(lines)
+    leaves = leaf_headings(lines, outline.markup)
+    leads_prose = {line.start for line, after in zip(lines, lines[1:], strict=False)
+                   if after.kind == "text"}
     groups = _marked_groups(lines, markers, _text(doc), outline.markup)
     unmarked = _marks_no_features(doc, subject, outline.markup)
     hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
@@ -498,7 +506,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
                 (prose or line.level != LEAD_LEVEL) and \
-                _lists_features(context, unmarked, line, text, outline.markup):
+                _lists_features(context, unmarked, line, text, outline.markup,
+                                line.start in leads_prose):
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
             feature, marked = fact.target, fact.stability
@@ -513,22 +522,24 @@ def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
                    markup: str) -> set[Line]:
     """Marked headings that group marked items: "(Beta) Distributed Training Updates" over bold
     "(Beta) CUDA support ..." bullets names no feature of its own; marked links of a list of
-    tutorials are no items. Markdown only: flattened text lost the levels that tell a group
-    from its items."""
-    if markup != "markdown":
-        return set()
+    tutorials are no items. Flattened text lost the levels and the bullet marks: there the
+    items are the marked lines of prose after one that introduces a list ("...: ") and before
+    the next heading."""
+    flat = markup == "flat"
     groups = set()
     for i, line in enumerate(lines):
-        if line.kind != "heading" or not line.level or not markers[line.start]:
+        if line.kind != "heading" or not (line.level or flat) or not markers[line.start]:
             continue
-        in_docs = False
+        in_docs, listed = False, not flat
         for later in lines[i + 1:]:
-            if later.kind == "heading" and 0 < later.level <= line.level:
+            if later.kind == "heading" and (flat or 0 < later.level <= line.level):
                 break
             in_docs = _in_docs(in_docs, later, text[later.start:later.end])
-            if later.kind in ("bullet", "heading") and markers[later.start] and not in_docs:
+            items = ("bullet", "text") if flat else ("bullet", "heading")
+            if later.kind in items and markers[later.start] and listed and not in_docs:
                 groups.add(line)
                 break
+            listed = listed or text[later.start:later.end].rstrip().endswith(":")
     return groups
 
 
@@ -599,7 +610,7 @@ def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entit
                       context.stated)
 
 
-_NO_NAME_LINE = re.compile(r"^(table|figure|fig\.|chart|image|source)\b"
+_NO_NAME_LINE = re.compile(CAPTION.pattern +
                       r"|^(cheers|thanks|thank you|regards|best|team \w+|the \w+ team)\W*$", re.I)
 
 
@@ -940,9 +951,10 @@ _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
 
 def _plain_name(name: str) -> str:
     """A heading's name without what is not the feature's: a leading "New", quotes around
-    words ("‘Channels last’ memory format"). The device it is for stays: "Channels Last on
+    words ("‘Channels last’ memory format"), the blank of masked emphasis before a hyphen
+    ("torch.export -based Quantization"). The device it is for stays: "Channels Last on
     CPU" is not "Channels Last"."""
-    name = _QUOTES.sub("", name)
+    name = _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name))
     newless = _NEW_LEAD.sub("", name)
     if newless != name and newless.split()[0].lower() not in _GENERIC_NOUNS:
         name = newless  # not "A new API to apply filter, effects and codec"
@@ -950,6 +962,8 @@ def _plain_name(name: str) -> str:
 
 
 _QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
+#: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
+_MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")
 _NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)
 #: Where a subject is available: it belongs to the name ("CUDA support in RPC").
 _AVAILABLE_IN = re.compile(r"\s+(?:is|are)\s+(?:now\s+)?(?:available|supported|enabled)\s+"

@@ -13,14 +13,17 @@ A heading's section ends at the next heading of its level or higher in Markdown;
 HTML that looks like a heading (``<strong>Beta</strong>`` in a summary table) sits below every
 Markdown heading, so the next one ends what it opened. Flattened
 text has lost the levels: there, a section of a kind runs to the next heading of a kind, so
-"Performance Improvements" still holds the "Inductor Performance Optimizations" line after it.
+"Performance Improvements" still holds the "Inductor Performance Optimizations" line after it;
+a section of changes is opened only by a heading another heading follows, one that groups the
+ones below it, and ends at the next such heading ("Distributed", then "(Beta) Fully Sharded
+Data Parallel"); a heading of changes that prose follows is a leaf and opens none.
 A *leaf* heading has no heading below it in its section: it names one thing, not a group.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
@@ -47,7 +50,8 @@ SECTION_KINDS: dict[str, re.Pattern[str]] = {
 
 @dataclass(frozen=True)
 class Context:
-    """The kinds of the headings a line sits under (and, for a heading, its own)."""
+    """The kinds of the headings a line sits under (and, for a heading, its own, but for the
+    changes it names: a heading of changes is one of the changes of the section it is in)."""
 
     stated: str | None = None  # a stability section's heading words: "API-UNSTABLE Features"
     word: str | None = None  # the stability word it states: "api-unstable"
@@ -74,7 +78,13 @@ def heading_kinds(text: str) -> set[str]:
     (['changes'], set())
     """
     words = " ".join(re.sub(r"[#*_`\[\]()]+", " ", text).split())
+    if CAPTION.match(words):  # "Figure 1. Performance comparison of ...": no section
+        return set()
     return {kind for kind, pattern in SECTION_KINDS.items() if pattern.search(words)}
+
+
+#: The start of a caption of a figure or table, which no heading of a section is.
+CAPTION = re.compile(r"^(table|figure|fig\.|chart|image|source)\b", re.I)
 
 
 def only_names_a_kind(text: str) -> bool:
@@ -111,21 +121,57 @@ def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Con
     """The context of every line (by its start offset) of a post's ``lines``."""
     contexts: dict[int, Context] = {}
     stack: list[tuple[int, Context]] = []  # open headings of a kind: (level, their context)
-    for line in lines:
+    header = _column_headers(text, lines) if markup == "flat" else set()
+    for line, after in zip(lines, [*lines[1:], None], strict=True):
         if line.kind == "heading":
-            kinds = heading_kinds(text[line.start:line.end])
+            kinds = heading_kinds(text[line.start:line.end]) if line.start not in header else set()
             level = line.level or RAW_HTML_LEVEL
-            if markup == "flat":
-                if kinds:
-                    stack.clear()
+            if markup == "flat":  # levels lost: a heading another follows groups them, as
+                # a stability heading does ("Prototype Features", a paragraph, its features)
+                groups = "stability" in kinds or (after is not None and after.kind == "heading")
+                level = _flat_section(stack, bool(kinds), groups)
             else:
                 while stack and stack[-1][0] >= level:
                     stack.pop()
+            outer = stack[-1][1] if stack else Context()
             if kinds:
-                stack.append((level, _context(text[line.start:line.end], kinds,
-                                              stack[-1][1] if stack else Context())))
+                stack.append((level, _context(text[line.start:line.end], kinds, outer)))
+            # "LR optimizations" names a change, not a section of changes it is one of
+            contexts[line.start] = replace(stack[-1][1] if stack else outer,
+                                           changes=outer.changes)
+            continue
         contexts[line.start] = stack[-1][1] if stack else Context()
     return contexts
+
+
+def _column_headers(text: str, lines: list[Line]) -> set[int]:
+    """The stability headings of flattened text that are a summary table's column headers:
+    "Stable", "Beta", "Prototype" on lines of their own, one after another."""
+    stated = [line.kind == "heading" and "stability" in heading_kinds(text[line.start:line.end])
+              for line in lines]
+    return {line.start for i, line in enumerate(lines) if stated[i] and
+            ((i > 0 and stated[i - 1]) or (i + 1 < len(lines) and stated[i + 1]))}
+
+
+#: The levels of flattened text's headings: one that groups the headings after it, one that
+#: prose follows (a leaf).
+_FLAT_GROUP, _FLAT_LEAF = 1, 2
+
+
+def _flat_section(stack: list[tuple[int, Context]], of_a_kind: bool, groups: bool) -> int:
+    """Close what a heading of flattened text ends and return the level it opens a section at.
+
+    A leaf's section ends at the next heading. A group of a kind ends every section; any other
+    group ends only a section of changes, since a stability section holds groups of its own
+    ("Beta Features", then "Distributed", then "(Beta) ...").
+    """
+    while stack and stack[-1][0] == _FLAT_LEAF:
+        stack.pop()
+    if of_a_kind and groups:
+        stack.clear()
+    elif stack and groups:
+        stack[-1] = stack[-1][0], replace(stack[-1][1], changes=False)
+    return _FLAT_GROUP if groups else _FLAT_LEAF
 
 
 def _context(heading: str, kinds: set[str], outer: Context) -> Context:
@@ -141,11 +187,15 @@ def _context(heading: str, kinds: set[str], outer: Context) -> Context:
         none=outer.none or "none" in kinds)
 
 
-def leaf_headings(lines: list[Line]) -> set[int]:
+def leaf_headings(lines: list[Line], markup: str = "markdown") -> set[int]:
     """The start offsets of the heading lines no deeper heading follows in their section.
 
-    In flattened text every heading is a leaf (levels are lost).
+    In flattened text, which lost the levels, a heading is a leaf unless a heading follows it
+    at once: "Distributed API", then "[Prototype] DTensor", groups.
     """
+    if markup == "flat":
+        return {line.start for line, after in zip(lines, [*lines[1:], None], strict=True)
+                if line.kind == "heading" and (after is None or after.kind != "heading")}
     headings = [line for line in lines if line.kind == "heading"]
     leaves = set()
     for line, after in zip(headings, [*headings[1:], None], strict=False):

@@ -89,7 +89,8 @@ def line_kind(raw: str, html: bool = False) -> str:
     """The kind of a line of plain text: ``heading``, ``bullet``, ``text`` or ``code``.
 
     A line of six words or fewer without final punctuation is a heading, as is one of up to
-    14 words that starts with a capital; with ``html``, tags are masked first.
+    14 words that starts with a capital (after an opening quote); with ``html``, tags are
+    masked first.
     """
     if html:
         raw = _HTML.sub(_blank, raw)
@@ -103,8 +104,9 @@ def line_kind(raw: str, html: bool = False) -> str:
     words = stripped.split()
     if len(words) <= 6 and not _HEADING_END.search(stripped):
         return "heading"
+    first = stripped.lstrip("‘“'\"")[:1]  # "‘Channels last’ memory format ...": C
     if len(words) <= 14 and not _HEADING_END.search(stripped) and (
-        stripped[0].isupper() or stripped[0] in "[("
+        first.isupper() or first in "[("
     ):
         return "heading"
     return "text"
