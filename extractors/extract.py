@@ -684,8 +684,14 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     training on Windows", then "PyTorch 1.7 brings prototype support for DistributedDataParallel
     ... on the Windows platform"): they introduce nothing else."""
     facts = []
+    listed = False  # the line before was an item of a list
     for line, section, fact in _sections(doc, lines, by_line, subject, outline):
         sections[line.start] = section
+        # flattened text lost the marks of a list's items after its first ("* SoX is now
+        # optional", then "New filters such as biquad ... are now available")
+        item = line.kind == "bullet" or (outline.markup == "flat" and line.kind == "text" and (
+            listed or bool(_LEVEL_LIST.match(_text(doc), line.start))))
+        listed = item
         if fact is not None:
             facts.append(fact)
             facts.extend(_devices_in_heading_name(fact, by_line[line.start]))
@@ -700,9 +706,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                 facts.append(replace(fact, type="SUPPORTS", source=fact.target,
                                      target=section.hardware, stability=None, stated=None,
                                      rule=CODE_RULES["supports.section_hardware"].id))
-        elif section.release is not None and section.marked is None and (
-                line.kind == "bullet" or (outline.markup == "flat" and line.kind == "text"
-                                          and _LEVEL_LIST.match(_text(doc), line.start))):
+        elif section.release is not None and section.marked is None and item:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
             facts.extend(f for f in _prose_stability(doc, line, by_line[line.start],

@@ -145,12 +145,21 @@ def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Con
 
 
 def _column_headers(text: str, lines: list[Line]) -> set[int]:
-    """The stability headings of flattened text that are a summary table's column headers:
-    "Stable", "Beta", "Prototype" on lines of their own, one after another."""
-    stated = [line.kind == "heading" and "stability" in heading_kinds(text[line.start:line.end])
-              for line in lines]
-    return {line.start for i, line in enumerate(lines) if stated[i] and
-            ((i > 0 and stated[i - 1]) or (i + 1 < len(lines) and stated[i + 1]))}
+    """The headings of flattened text that are a summary table's column headers: a run of
+    headings of a kind, two of them of stability ("Stable", "Beta", "Prototype", "Performance
+    Improvements"), each on a line of its own."""
+    headers: set[int] = set()
+    run: list[tuple[Line, set[str]]] = []
+    for line in [*lines, None]:
+        kinds = heading_kinds(text[line.start:line.end]) \
+            if line is not None and line.kind == "heading" else set()
+        if kinds:
+            run.append((line, kinds))
+            continue
+        if sum("stability" in k for _, k in run) >= 2:
+            headers.update(heading.start for heading, _ in run)
+        run = []
+    return headers
 
 
 #: The levels of flattened text's headings: one that groups the headings after it, one that

@@ -28,11 +28,14 @@ _CODE_LANG = {"python", "bash", "shell", "console", "sh", "text", "cpp", "c++", 
 _CODE_LINE = re.compile(
     r"""^\s*(>>>|\.\.\.\s|\$\s|import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w|class\s+\w+[(:]|
     return\b|for\s.+:\s*$|if\s.+:\s*$|elif\s|else:|with\s.+:\s*$|print\(|@\w|
-    [\w.\[\]'"]+\s*[+\-*/]?=(?!=)|[\w.]+\(.*\)[\s;,]*$|[)\]}],?\s*$|pip\s+install|conda\s+install|
+    [\w.\[\]'"]+\s*[+\-*/]?=(?!=)|[\w.]+\(.*\)[\s;,]*(?:\#.*)?$|[)\]}],?\s*$|pip\s+install|conda\s+install|
     torchrun\s|python\s+\S+\.py)""",
     re.X,
 )
 _HEADING_END = re.compile(r"[.,;:]\s*$")
+#: A comment of a code listing: "# Now torch.bmm gives the same result each time" (a heading
+#: of two or more marks, "## Using the legacy API", stays one).
+_COMMENT = re.compile(r"^#(?!#)\s")
 _BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
 
 
@@ -88,14 +91,16 @@ def _looks_like_prose(raw: str) -> bool:
 def line_kind(raw: str, html: bool = False) -> str:
     """The kind of a line of plain text: ``heading``, ``bullet``, ``text`` or ``code``.
 
-    A line of six words or fewer without final punctuation is a heading, as is one of up to
-    14 words that starts with a capital (after an opening quote); with ``html``, tags are
-    masked first.
+    A line of one ``#`` mark is a comment of code. A line of six words or fewer without final
+    punctuation is a heading, as is one of up to 14 words that starts with a capital (after an
+    opening quote); with ``html``, tags are masked first.
     """
     if html:
         raw = _HTML.sub(_blank, raw)
     stripped = raw.strip()
     if not stripped or _TABLE_RULE.match(stripped) or is_code_line(raw):
+        return "code"
+    if _COMMENT.match(stripped):  # flattened text lost its headings' marks, not its code's
         return "code"
     if stripped.startswith("#"):
         return "heading"
