@@ -20,6 +20,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import TOOLKITS
+from ptkg.extractors.relations import ENDINGS
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     CAPTION,
@@ -1143,20 +1144,6 @@ def _release_library(release: Entity | None) -> Entity | None:
     return Entity("Library", release.name.rpartition(" ")[0]) if release else None
 
 
-#: What a release ends: deprecations and removals.
-_ENDINGS = ("DEPRECATES", "REMOVES")
-
-
-def _ends_nothing(target: Span) -> bool:
-    """Whether a deprecation's target names no one thing that ends: PyTorch's own releases
-    ("deprecated in 2.10" says when), an owner ("TorchText's custom data abstractions"), a
-    kind of versions ("older CUDA versions")."""
-    if target.id_ == CORE_LIBRARY or target.id_.startswith(CORE_LIBRARY + " "):
-        return True
-    after = target.doc[target.end].lower_ if target.end < len(target.doc) else ""
-    return after in ("'s", "’s", "versions", "releases")
-
-
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                     sections: dict[int, Section], topic: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases.
@@ -1167,17 +1154,15 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     library of the post's title.
     """
     starts = [line.start for line in lines]
-    ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in _ENDINGS}
+    ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}
     facts = []
     for relation in doc._.ptkg_relations or []:
         if relation.type == "SUPPORTS" and relation.sentence.start in ending:
             continue  # "we are deprecating macOS x86 support": a deprecation, never support
-        if relation.type in _ENDINGS and _ends_nothing(relation.target):
-            continue
         line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
         section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
-        toolkit = relation.type in _ENDINGS and source is not None and _of_toolkit(
+        toolkit = relation.type in ENDINGS and source is not None and _of_toolkit(
             relation.source)  # "CUDA 11.7 and deprecation of CUDA 10.2": a toolkit ends nothing
         if toolkit:
             source = None
@@ -1188,9 +1173,10 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic
-        if source is None and relation.type in ("SUPPORTS", *_ENDINGS):
+        if source is None and relation.type in ("SUPPORTS", *ENDINGS):
             source = section.release or subject
-        elif source == Entity("Library", CORE_LIBRARY) and relation.type == "SUPPORTS":
+        elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",
+                                                                             *ENDINGS):
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
         if source is None:
             continue

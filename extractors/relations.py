@@ -25,6 +25,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
+from ptkg.schema import CORE_LIBRARY
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ class RelationFinder:
         clause_end = _clause_end(trigger, index)
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
                           clause_end, inside)
+        if rule.label in ENDINGS:
+            chosen = [t for t in chosen if not _ends_nothing(t)] or _ended_objects(trigger)
         clause_start = sentence.start
         if _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z is the source
             comma = index.first(index.commas, trigger.end, sentence.end)
@@ -339,6 +342,76 @@ _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
 def _subject(spans: list[Span]) -> Span | None:
     """The candidate the parser made a subject of the sentence, if any."""
     return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
+
+
+#: The relation types of what a release ends.
+ENDINGS = ("DEPRECATES", "REMOVES")
+
+#: Words before a deprecated thing's name that are not part of it: "its official Anaconda channel".
+_NOT_OF_NAME = {"official", "new", "old", "older", "current", "existing", "historic", "custom",
+                "previous", "all", "some", "any", "other", "such"}
+#: Heads of objects that name no one thing: "we deprecated support", "is deprecated for them".
+_NO_THING = {"support", "feature", "features", "version", "versions", "release", "releases",
+             "use", "usage", "api", "apis", "it", "this", "that", "them", "these", "those",
+             "process", "way", "ways", "option", "options", "functionality"}
+
+
+def _ends_nothing(target: Span) -> bool:
+    """Whether a deprecation's target names no one thing that ends: PyTorch's own releases
+    ("deprecated in 2.10" says when), an owner ("TorchText's custom data abstractions"), a
+    kind of versions ("older CUDA versions")."""
+    if target.id_ == CORE_LIBRARY or target.id_.startswith(CORE_LIBRARY + " "):
+        return True
+    after = target.doc[target.end].lower_ if target.end < len(target.doc) else ""
+    return after in ("'s", "’s", "versions", "releases")
+
+
+def _ended_objects(trigger: Span) -> list[Span]:
+    """What a deprecation that names no known thing ends, by its grammar: the object of "we
+    deprecated LC2CL and BLC2CBL", the subject of "the volatile flag is now deprecated", what
+    "the deprecation of" names; "custom data abstractions such as Field" ends Field. Features,
+    unless the parse is missing (a blank pipeline reads none)."""
+    heads: list[Token] = []
+    for token in trigger:
+        if token.pos_ == "VERB":
+            heads += [c for c in token.children if c.dep_ in ("dobj", "nsubjpass")]
+        elif token.pos_ == "NOUN":
+            heads += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("of", "for")
+                      for g in c.children if g.dep_ == "pobj"]
+    nouns = [n for head in heads for n in (head, *head.conjuncts)]
+    named = []
+    for noun in nouns:
+        examples = [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "as"
+                    for g in c.children if g.dep_ == "pobj"]  # "such as Field"
+        for name in [n for e in examples for n in (e, *e.conjuncts)] or [noun]:
+            span = _name_phrase(name)
+            if span is not None:
+                named.append(span)
+    return named
+
+
+def _name_phrase(noun: Token) -> Span | None:
+    """The name a noun heads: it and the compounds and modifiers right before it; a common
+    noun alone names none."""
+    if noun.pos_ not in ("NOUN", "PROPN", "X") or noun.lower_ in _NO_THING:
+        return None
+    modifiers = {t.i for c in noun.lefts if c.dep_ in ("compound", "amod", "nmod")
+                 and c.lower_ not in _NOT_OF_NAME for t in c.subtree}  # "file-like objects"
+    start = noun.i
+    while start > 0 and (start - 1 in modifiers or noun.doc[start - 1].is_space):
+        start -= 1
+    while noun.doc[start].is_space:
+        start += 1
+    span = noun.doc[start:noun.i + 1]
+    if len([t for t in span if not t.is_space]) == 1 and noun.pos_ == "NOUN" and noun.is_lower:
+        return None  # "removing the deprecated backends": a kind, not one thing
+    name = re.sub(r"\s*-\s*", "-", " ".join(span.text.split())).strip(".")
+    label = _HEAD_LABELS.get(noun.lower_, "Feature")
+    return Span(noun.doc, start, noun.i + 1, label=label, span_id=name) if name else None
+
+
+#: Heads of a name that say its label: the "Anaconda channel" is a platform.
+_HEAD_LABELS = {"channel": "Platform", "channels": "Platform", "platform": "Platform"}
 
 
 def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: int,

@@ -154,13 +154,8 @@ XFAIL: dict[str, str] = {
     "q29": "extraction: PyTorch 1.5 REMOVES Python 2 is read, but not the library post's "
            "Python 2 removals for torchaudio 0.5, torchvision 0.6 and torchtext 0.6 (and the "
            "deprecations query filters on PyTorch 1.5 alone)",
-    "q30": "extraction: the 0.4.0 guide's deprecated 'volatile' flag is not an entity: PyTorch "
-           "0.4 deprecates nothing in the graph",
-    "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals, and 'Sox I/O backend no "
-           "longer supports file-like objects' is read as torchaudio 2.1 REMOVES SoX (the "
-           "library)",
-    "q32": "extraction: the Intel 2.6 post's deprecation of the Anaconda channel is not read "
-           "(no Anaconda entity): an empty table",
+    "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals ('The support for 4.3, 4.2 "
+           "and 4.1 are dropped' names FFmpeg in the sentence before)",
     # -- released with
     "q38": "extraction: FBGEMM 0.2 is a release announced by the 1.12 library post but has no "
            "RELEASED_WITH PyTorch 1.12 (the other six have)",
