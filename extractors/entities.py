@@ -895,17 +895,25 @@ def _list_context(text: str, offset: int, limit: int = 30) -> str:
     """The line that holds ``offset``, and the lines up to its list's introduction.
 
     For a list item of names only: "The text datasets listed below ...:" above "* PennTreebank".
-    List items start with spaces: ``mask_markup`` blanked their bullets.
+    List items start with spaces: ``mask_markup`` blanked their bullets; in flattened text,
+    which lost them, an item is a line of names only.
     """
     start = text.rfind("\n", 0, offset) + 1
     lines = [_line_at(text, offset)]
-    if _LOWER_WORD.search(lines[0].rpartition(":")[2]):
+    if not _names_only(lines[0]):
         return lines[0]  # "* Added aligned flag to RoIAlign": a sentence, not a list of names
-    while start > 0 and len(lines) < limit and (lines[-1][:1].isspace() or not lines[-1]):
+    while start > 0 and len(lines) < limit and (lines[-1][:1].isspace() or not lines[-1]
+                                                or _names_only(lines[-1])):
         end = start - 1
         start = text.rfind("\n", 0, end) + 1
         lines.append(text[start:end])
     return "\n".join(lines)
+
+
+def _names_only(line: str) -> bool:
+    """Whether a line is names only, after its label: "Text classification: AG_NEWS, IMDB"."""
+    names = line.rpartition(":")[2]
+    return bool(names.strip()) and not _LOWER_WORD.search(names)
 
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:

@@ -7,7 +7,7 @@ offset into the masked text is an offset into the post text: evidence keeps its 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ptkg.extractors.stability import MARKER
 
@@ -29,12 +29,12 @@ _CODE_LINE = re.compile(
     r"""^\s*(>>>|\.\.\.\s|\$\s|import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w|class\s+\w+[(:]|
     return\b|for\s.+:\s*$|if\s.+:\s*$|elif\s|else:|with\s.+:\s*$|print\(|@\w|
     [\w.\[\]'"]+\s*[+\-*/]?=(?!=)|[\w.]+\(.*\)[\s;,]*(?:\#.*)?$|[)\]}],?\s*$|pip\s+install|conda\s+install|
-    torchrun\s|python\s+\S+\.py)""",
+    torchrun\s|python\s+\S+\.py|Traceback\s\(|[A-Z]\w*(?:Error|Exception|Warning):\s)""",
     re.X,
 )
 _HEADING_END = re.compile(r"[.,;:]\s*$")
-#: A comment of a code listing: "# Now torch.bmm gives the same result each time" (a heading
-#: of two or more marks, "## Using the legacy API", stays one).
+#: A line that may be a comment of a code listing: "# Now torch.bmm gives the same result"
+#: (a heading of two or more marks, "## Using the legacy API", is none).
 _COMMENT = re.compile(r"^#(?!#)\s")
 _BULLET = re.compile(r"^\s*([*+-]|\d{1,2}[.)])\s+")
 
@@ -77,7 +77,23 @@ def classify_lines(text: str) -> list[Line]:
         if in_fence and _looks_like_prose(raw):
             in_fence = False  # an unclosed fence (the closing one lost in a text dump)
         lines.append(Line(start, start + len(raw), "code" if in_fence else line_kind(raw)))
-    return lines
+    return _comments_as_code(text, lines)
+
+
+def _comments_as_code(text: str, lines: list[Line]) -> list[Line]:
+    """Lines of one ``#`` next to code (or to such lines) are its comments, not headings: the
+    fences a text dump lost leave "# train" between two lines of a listing."""
+    comment = [line.kind == "heading" and bool(_COMMENT.match(text[line.start:line.end].strip()))
+               for line in lines]
+    code = [line.kind == "code" for line in lines]
+    for order in (range(len(lines)), range(len(lines) - 1, -1, -1)):
+        near = False
+        for i in order:
+            if comment[i] and near:
+                code[i] = True
+            near = code[i] if not comment[i] or code[i] else near
+    return [replace(line, kind="code") if comment[i] and code[i] else line
+            for i, line in enumerate(lines)]
 
 
 def _looks_like_prose(raw: str) -> bool:
@@ -91,16 +107,14 @@ def _looks_like_prose(raw: str) -> bool:
 def line_kind(raw: str, html: bool = False) -> str:
     """The kind of a line of plain text: ``heading``, ``bullet``, ``text`` or ``code``.
 
-    A line of one ``#`` mark is a comment of code. A line of six words or fewer without final
-    punctuation is a heading, as is one of up to 14 words that starts with a capital (after an
-    opening quote); with ``html``, tags are masked first.
+    A line of six words or fewer without final punctuation is a heading, as is one of up to
+    14 words that starts with a capital (after an opening quote); with ``html``, tags are
+    masked first.
     """
     if html:
         raw = _HTML.sub(_blank, raw)
     stripped = raw.strip()
     if not stripped or _TABLE_RULE.match(stripped) or is_code_line(raw):
-        return "code"
-    if _COMMENT.match(stripped):  # flattened text lost its headings' marks, not its code's
         return "code"
     if stripped.startswith("#"):
         return "heading"

@@ -258,13 +258,35 @@ DEPRECATIONS = ("We are excited to announce the release of PyTorch 1.13.\n\n"
 
 def test_what_a_release_deprecates_is_named_by_the_sentence():
     """A toolkit's release ("CUDA 11.7") deprecates nothing: the post's release does; a list ends
-    at "and introduction of"; "older CUDA versions", an owner ("TorchText's") and what
-    something no longer supports ("file-like objects") end nothing that is named."""
+    at "and introduction of"; "older CUDA versions" and an owner ("TorchText's") end nothing,
+    but the examples the owner's abstractions are ("such as Field") do, as what something no
+    longer supports ("file-like objects"), read from the parse."""
     endings = {f for f in facts_of(DEPRECATIONS, "PyTorch 1.13 release", "en_core_web_sm")
                if f[0] in ("DEPRECATES", "REMOVES")}
     assert endings == {("DEPRECATES", "PyTorch 1.13", "CUDA 10.2", None),
                        ("DEPRECATES", "PyTorch 1.13", "CUDA 11.3", None),
-                       ("REMOVES", "PyTorch 1.13", "CUDA 11.3", None)}
+                       ("REMOVES", "PyTorch 1.13", "CUDA 11.3", None),
+                       ("DEPRECATES", "PyTorch 1.13", "Field", None),
+                       ("REMOVES", "PyTorch 1.13", "file-like objects", None)}
+
+
+@pytest.mark.parametrize(("sentence", "ended"), [
+    ("The `volatile` flag is now deprecated and has no effect.", "volatile flag"),
+    ("Because of these conventions, we deprecated `LC2CL` and `BLC2CBL` which were used to "
+     "transfer shapes.", {"LC2CL", "BLC2CBL"}),
+    ("The channel parameter of all transforms and functions is now deprecated.",
+     "channel parameter"),
+    ("PyTorch also announced the deprecation of its official Anaconda channel.",
+     "Anaconda channel"),
+    ("This release concludes the migration by removing the backends.", set()),
+], ids=["passive-subject", "object-list", "compound", "deprecation-of", "common-noun"])
+def test_a_deprecation_ends_what_its_grammar_names(sentence, ended):
+    """What the names of a deprecation sentence miss, the parse names: its object, its
+    passive subject, what "deprecation of" names, never a common noun alone."""
+    ended = {ended} if isinstance(ended, str) else ended
+    text = f"We are excited to announce the release of PyTorch 2.6.\n\n{sentence}\n"
+    assert {f[2] for f in facts_of(text, "PyTorch 2.6 release", "en_core_web_sm")
+            if f[0] in ("DEPRECATES", "REMOVES")} == ended
 
 
 def test_library_subsection_of_a_release_section_is_the_releases():
