@@ -920,6 +920,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(rest) and (
             core or not _SUPPORT_WORD.match(rest)):  # "ROCm: rocSHMEM support": a feature
         return Entity("Feature", leading[0].id_) if core else None
+    joined = _AND_REST.match(rest) if leading and leading[0].label_ == "Library" else None
+    if joined:  # "ROCm: hipSPARSELt and FP8 semi-structured sparsity": the library's feature
+        return Entity("Feature", _plain_name(joined.group("name").strip(" .:-–*_`")))
     trailing = _TRAILING_API.search(text)
     if trailing:  # "Up to 100x faster batched eigendecomposition on CUDA (`linalg.eigh`)"
         return Entity("Feature", _torch_api(trailing.group("api")))
@@ -966,6 +969,8 @@ def _plain_name(name: str) -> str:
     return name.strip()
 
 
+#: A heading's words after the library it starts with: "hipSPARSELt and FP8 ... sparsity".
+_AND_REST = re.compile(r"^\s*and\s+(?P<name>\w.*?)\s*$")
 _QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
 #: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
 _MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")

@@ -44,9 +44,9 @@ RELEASE_GOLD = sorted((GOLD / "releases").glob("*.json")) + [
 # The release posts below the goal, with the cause (measured F1 in brackets).
 BELOW_GOAL = {
     "pytorch-2-12-release-blog": "prose: features stated only in sentences of topical "
-    "sections (is_capturing, torch._C._mps_loadMetalllib, torch.export.save, FP8 "
-    "semi-structured sparsity inside the 'hipSPARSELt and ...' lead) and the features of 2.11 "
-    "the post recalls in a sentence are missed [0.81]",
+    "sections (is_capturing, torch._C._mps_loadMetalllib) or in the summary list "
+    "(torch.export.save), and the features of 2.11 the post recalls in a sentence, are "
+    "missed [0.865]",
 }
 
 

@@ -374,3 +374,13 @@ def test_a_heading_that_ends_with_its_verb_is_a_name(heading, names):
     text = f"We are excited to announce torchvision 0.10.\n\n## Features\n\n{heading}\n\nOK.\n"
     assert {f[2] for f in facts_of(text, "torchvision 0.10 released", "en_core_web_sm")
             if f[0] == "INTRODUCES"} == names
+
+
+def test_a_lead_that_starts_with_a_library_and_another_name_names_the_other():
+    """2.12: "ROCm: hipSPARSELt and FP8 semi-structured sparsity" is the feature after "and";
+    hipSPARSELt is the library it comes with, and ROCm what it is for."""
+    text = ("We are excited to announce the release of PyTorch 2.12.\n\n## Performance\n\n"
+            "**ROCm: hipSPARSELt and FP8 semi-structured sparsity**\n\n"
+            "hipSPARSELt is now enabled by default in PyTorch builds on ROCm.\n")
+    assert {f[2] for f in facts_of(text, "PyTorch 2.12 release") if f[0] == "INTRODUCES"} == {
+        "FP8 semi-structured sparsity"}
