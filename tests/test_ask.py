@@ -241,13 +241,17 @@ def test_issue12_mixed_case_name_links(corpus_kg):
 
 
 @pytest.mark.parametrize(("question", "gap"), [
-    ("What features did the PyTorch 2.6 release announce?",
-     "no post in the graph announces PyTorch 2.6: the feature listed comes from other posts, "
+    ("What features did the PyTorch 0.4 release announce?",
+     "no post in the graph announces PyTorch 0.4: the 3 features listed come from other posts, "
      "so its own list is not known"),
+    ("What features did the PyTorch 2.6 release announce?",
+     "no post in the graph announces PyTorch 2.6 or lists its features: the features it "
+     "introduced are not known"),
     ("Which library releases shipped with PyTorch 1.13?",
      "no post in the graph names a library release shipped with PyTorch 1.13: the library "
      "releases shipped with it are not known"),
-], ids=["features-of-unannounced-release", "released-with-nothing-named"])
+], ids=["features-of-unannounced-release", "release-with-no-features",
+        "released-with-nothing-named"])
 def test_issue12_not_in_corpus_gets_the_gap_line(corpus_kg, question, gap):
     assert corpus_kg.ask(question).result.gaps == [gap]
 
