@@ -960,9 +960,10 @@ _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
 def _plain_name(name: str) -> str:
     """A heading's name without what is not the feature's: a leading "New", quotes around
     words ("‘Channels last’ memory format"), the blank of masked emphasis before a hyphen
-    ("torch.export -based Quantization"). The device it is for stays: "Channels Last on
+    ("torch.export -based Quantization"), a level it restates at its end ("... Support in
+    Beta"). The device it is for stays: "Channels Last on
     CPU" is not "Channels Last"."""
-    name = _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name))
+    name = _RESTATED_LEVEL.sub("", _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name)))
     newless = _NEW_LEAD.sub("", name)
     if newless != name and newless.split()[0].lower() not in _GENERIC_NOUNS:
         name = newless  # not "A new API to apply filter, effects and codec"
@@ -972,6 +973,8 @@ def _plain_name(name: str) -> str:
 #: A heading's words after the library it starts with: "hipSPARSELt and FP8 ... sparsity".
 _AND_REST = re.compile(r"^\s*and\s+(?P<name>\w.*?)\s*$")
 _QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
+#: A level the name restates at its end: "(Beta) Android NNAPI Support in Beta".
+_RESTATED_LEVEL = re.compile(rf"\s+(?:in|to|as)\s+(?:{stability.WORDS})\s*$", re.I)
 #: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
 _MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")
 _NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)

@@ -225,7 +225,8 @@ def test_heading_that_reads_as_a_sentence_names_its_subject(heading, feature):
     ("[Prototype] Improved third-party device support: _PrivateUse1_", "PrivateUse1"),
     ("[Stable] TorchVision Mobile: Operators, Android Binaries, and Tutorial",
      "TorchVision Mobile"),
-], ids=["colon-explains", "colon-names", "colon-lists"])
+    ("(Beta) Android NNAPI Support in Beta", "Android NNAPI Support"),
+], ids=["colon-explains", "colon-names", "colon-lists", "level-restated"])
 def test_marked_heading_name_ends_at_its_colon(heading, feature):
     text = f"PyTorch 2.2 is released today.\n### {heading}\n"
     assert {f[2] for f in facts_of(text, "PyTorch 2.2") if f[0] == "INTRODUCES"} == {feature}
