@@ -887,15 +887,22 @@ _LEVEL_LIST = re.compile(rf"\W*new\s+(?:{stability.WORDS})\s+features?\b[^.]*?\b
 
 
 def _listed_items(text: str) -> list[str]:
-    """The names of a list like "X, Y and Z filters": short items, generic nouns removed."""
-    text = re.split(r"\s+(?:to|which|that|for|so|in order)\s+|[.;(]", text, maxsplit=1)[0]
+    """The names of a list like "X, Y and Z filters": short items, generic nouns removed. A
+    list with a long item is a sentence ("constraints on names of submodules, parameters, and
+    buffers in nn.Module"), which lists no names."""
+    text = re.split(r"\s+(?:to|which|that|for|so|in order)\s+|[;(]|\.(?!\w)", text,
+                    maxsplit=1)[0]
     if _NOT_FEATURE_WORDS.search(text):
         return []
     items = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
         item = re.split(r"\s+(?:such as|like|including)\s+", item)[-1]  # "transforms such as MFCC"
         words = [w for w in item.split() if w.lower() not in _GENERIC_WORDS]
-        if 1 <= len(words) <= 3 and words[0].lower() not in _PREDICATE_WORDS:
+        if words and words[0].lower() in _PREDICATE_WORDS:
+            continue  # "..., are now available"
+        if len(words) > 3:
+            return []
+        if words:
             items.append(" ".join(words))
     return items if len(items) >= 2 else []
 
