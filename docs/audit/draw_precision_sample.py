@@ -1,9 +1,10 @@
 """Draw the precision sample of a ptkg graph: 100 entity nodes (not Post), seed 12.
 
-Usage: python docs/audit/draw_precision_sample.py GRAPH.json > sample.json
+Usage: python docs/audit/draw_precision_sample.py GRAPH.json [SEED] > sample.json
 
 The non-Post nodes of the node-link JSON written by `ptkg build` are sorted by id and
-`random.Random(12).sample(nodes, 100)` picks the sample. Stdlib only.
+`random.Random(SEED).sample(nodes, 100)` picks the sample (seed 12: precision.md; seed 1201:
+precision-1201.md). Stdlib only.
 """
 import json
 import random
@@ -22,9 +23,9 @@ def draw(graph_path, seed=SEED, size=SIZE):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit("usage: draw_precision_sample.py GRAPH.json")
-    sample = draw(argv[1])
+    if len(argv) not in (2, 3):
+        sys.exit("usage: draw_precision_sample.py GRAPH.json [SEED]")
+    sample = draw(argv[1], int(argv[2]) if len(argv) == 3 else SEED)
     json.dump([{"id": n["id"], "label": n["label"], "name": n["name"]} for n in sample],
               sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
