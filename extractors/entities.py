@@ -431,7 +431,7 @@ class EntityFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
         candidates = self.candidates(doc, text)
-        chosen = _select(candidates)
+        chosen = _renamed(_select(candidates), text)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
@@ -914,6 +914,24 @@ def _names_only(line: str) -> bool:
     """Whether a line is names only, after its label: "Text classification: AG_NEWS, IMDB"."""
     names = line.rpartition(":")[2]
     return bool(names.strip()) and not _LOWER_WORD.search(names)
+
+
+#: What stands between a name and its former name: "AmplitudeToDB (previously named".
+_FORMERLY = re.compile(r"\W{0,3}\(?\s*(?:previously|formerly)(?:\s+(?:named|called|known\s+as))?"
+                       r"\W{0,3}$", re.I)
+
+
+def _renamed(spans: list[Span], text: str) -> list[Span]:
+    """The names a post gives as a name's former one ("AmplitudeToDB (previously named
+    SpectrogramToDB)", "PlayTorch SDK (formerly known as PyTorch Live)") read as that name, so
+    resolution makes one node of the two wherever else the former name is read."""
+    renamed = list(spans)
+    for i, (name, former) in enumerate(zip(spans, spans[1:], strict=False)):
+        if name.label_ == former.label_ and name.id_ != former.id_ and _FORMERLY.match(
+                text[name.end_char:former.start_char]):
+            renamed[i + 1] = Span(former.doc, former.start, former.end, label=name.label_,
+                                  span_id=name.id_)
+    return renamed
 
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:

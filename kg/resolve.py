@@ -17,8 +17,9 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    parameterization = parametrization, I/O = IO, -isation = -ization; ``FlashAttentionv2`` =
    ``FlashAttention-2``.
 6. **class** (Feature): a CamelCase class name of two words or more (``TransformerEncoder``),
-   or a snake_case function name (``inference_mode``), is the one ``torch``/``nn``/``F`` API
-   whose last part it is (``nn.TransformerEncoder``, ``torch.inference_mode``); not when
+   or a snake_case function name (``inference_mode``), also spelled in three words or more
+   ("Scaled dot product attention 2.0"), is the one ``torch``/``nn``/``F`` API whose last part
+   it is (``nn.TransformerEncoder``, ``torch.inference_mode``); not when
    several APIs end with it, not a one-word name (``Tensor``, ``Module``, ``compile``).
 7. **plural** (same label): ``GradScalers`` is ``GradScaler`` when both are names, ``Named
    Tensors`` is ``Named Tensor``; not a lower-case code name (``torch.ones``), nor the plurals
@@ -101,6 +102,15 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+#: A function's name spelled in words, maybe with the release it came in: "Scaled dot product
+#: attention 2.0" is scaled_dot_product_attention.
+_WORDS_NAME = re.compile(r"^(?P<words>[A-Za-z]+(?: [A-Za-z]+){2,})(?: v?\d+(?:\.\d+)*)?$")
+
+
+def _in_words(name: str) -> str | None:
+    """The snake_case function name a name of three words or more spells, if it does."""
+    found = _WORDS_NAME.match(name)
+    return found["words"].lower().replace(" ", "_") if found else None
 
 
 def pack_tables(records: Iterable[dict]) -> tuple[dict[tuple[str, str], str],
@@ -403,12 +413,14 @@ class Resolver:
             names |= {form for name in groups.known(root)
                       for form in pack_surfaces().get(("Feature", name), ())}
             bare = [n for n in sorted(names) if _CLASS.match(n)]
-            targets = {groups.root(t) for name in bare for t in apis.get(name, ())}
+            spelled = [f for n in sorted(names) if (f := _in_words(n))]
+            targets = {groups.root(t) for name in bare + spelled for t in apis.get(name, ())}
             targets.discard(groups.root(root))
             if len(targets) == 1:
                 (target,) = targets
-                kind = "function" if "_" in bare[0] else "class"
-                groups.union(root, target, f"the {kind} {groups.display(target)}")
+                kind = "function" if "_" in (bare or spelled)[0] else "class"
+                how = "" if bare else ", spelled in words"
+                groups.union(root, target, f"the {kind} {groups.display(target)}{how}")
 
     def _plurals(self, groups: _Groups) -> None:
         """Rule 7: a plural is its singular, when both are names."""

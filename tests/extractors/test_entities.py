@@ -301,3 +301,15 @@ def test_issue12_toolkit_versions_and_the_versions_after_them_are_releases(blank
     versions listed after a release ("and 11.3"); a toolkit's release opens no section
     (``extract.py``)."""
     assert {name for label, name in found(blank_nlp, text) if label == "Release"} == releases
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The transforms `AmplitudeToDB` (previously named `SpectrogramToDB`) and `MelScale`.",
+     {("Feature", "AmplitudeToDB"), ("Feature", "MelScale")}),
+    ("Use `MuLawDecoding` (formerly called `MuLawExpanding`) now.",
+     {("Feature", "MuLawDecoding")}),
+    ("Compare `AmplitudeToDB` (and `SpectrogramToDB`) here.",
+     {("Feature", "AmplitudeToDB"), ("Feature", "SpectrogramToDB")}),
+], ids=["previously-named", "formerly-called", "no-rename"])
+def test_issue12_a_former_name_the_post_states_is_read_as_the_name(blank_nlp, text, expected):
+    assert found(blank_nlp, text) == expected
