@@ -365,7 +365,7 @@ class EntityFinder:
         self.exact = PhraseMatcher(self.nlp.vocab, attr="ORTH")  # ORTH-only token patterns
         self.tokens = Matcher(self.nlp.vocab, validate=True)
         self.library_names: dict[str, str] = {}  # lowercased surface form -> canonical name
-        self.kinds: dict[str, str] = {}  # Hardware canonical name -> kind
+        self.kinds: dict[str, str] = {}  # Hardware (or Library) canonical name -> kind
         self.labels: dict[str, str] = {}  # canonical name -> label
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
@@ -405,6 +405,8 @@ class EntityFinder:
                 self.library_names[surface.lower()] = canonical
             if label == "Hardware":
                 self.kinds[canonical] = record.get("kind", "device")
+            elif label == "Library" and record.get("kind"):  # "domain": torchvision, ...
+                self.kinds[canonical] = record["kind"]
             if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models
                 families.append(surface)
             if record.get("first_name"):

@@ -82,7 +82,10 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_released_with(spans, subject))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
-    facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc)))
+    announced = sorted({f.target for f in facts if f.type == "ANNOUNCES"
+                        and kinds.get(f.target.name.rpartition(" ")[0]) == "domain"})
+    facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc),
+                                 announced))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
@@ -1159,14 +1162,21 @@ def _release_library(release: Entity | None) -> Entity | None:
     return Entity("Library", release.name.rpartition(" ")[0]) if release else None
 
 
+#: A sentence about every library release of a post: "all three domain libraries are ...".
+_ALL_LIBRARIES = re.compile(r"\b(?:all|each of the|both)\s+(?:the\s+)?(?:\w+\s+)?"
+                            r"domain\s+librar(?:y|ies)\b", re.I)
+
+
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
-                    sections: dict[int, Section], topic: Entity | None) -> list[Fact]:
+                    sections: dict[int, Section], topic: Entity | None,
+                    libraries: list[Entity]) -> list[Fact]:
     """Relations read around trigger phrases.
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
     (for SUPPORTS) the release the post is about. A subject that refers back ("it", "the
     project") is that feature, else the library of the section's release, else the ``topic``
-    library of the post's title.
+    library of the post's title. What "all (three) domain libraries" end, each release of a
+    domain library (the pack's ``kind``) the post announces (``libraries``) ends.
     """
     starts = [line.start for line in lines]
     ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}
@@ -1188,6 +1198,11 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic
+        if source is None and relation.type in ENDINGS and libraries and _ALL_LIBRARIES.search(
+                doc.text, relation.sentence.start_char, relation.sentence.end_char):
+            facts.extend(_fact(relation.type, library, _entity(relation.target), relation.rule,
+                               relation.sentence) for library in libraries)
+            continue  # "all three domain libraries are removing support for Python2"
         if source is None and relation.type in ("SUPPORTS", *ENDINGS):
             source = section.release or subject
         elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",

@@ -66,7 +66,7 @@ class _DocIndex:
         self._sentences: dict[int, Span] = {}
         self._inside: dict[int, list[Span]] = {}
         self._covered: dict[int, set[int]] = {}
-        self._future: dict[int, bool] = {}
+        self._future: dict[int, list[tuple[int, int]]] = {}  # plan phrases of a sentence
 
     def sentence(self, span: Span) -> Span:
         """``span.sent``: the sentence that holds the span's first token."""
@@ -98,12 +98,24 @@ class _DocIndex:
                                              for i in range(e.start, e.end)}
         return self._covered[sentence.start]
 
-    def future(self, sentence: Span) -> bool:
-        """Whether ``sentence`` speaks of a plan ("will be available")."""
+    def future(self, sentence: Span, trigger: Span) -> bool:
+        """Whether the clause of ``trigger`` in ``sentence`` speaks of a plan ("will be
+        available"): anywhere before the trigger, or after it up to a clause joined with "and"
+        ("are removing support for Python2 and will support Python3 only": a fact, then a
+        plan)."""
         if sentence.start not in self._future:
-            self._future[sentence.start] = bool(
-                _FUTURE.search(self.text(sentence.start, sentence.end)))
-        return self._future[sentence.start]
+            text = self.text(sentence.start, sentence.end)
+            self._future[sentence.start] = [
+                (m.start(), m.end()) for m in _FUTURE.finditer(text)]
+        plans = self._future[sentence.start]
+        if not plans:
+            return False
+        offset = self.doc[sentence.start].idx
+        start, end = trigger.start_char - offset, trigger.end_char - offset
+        rest = self.text(trigger.end, sentence.end)
+        joined = _JOINED_CLAUSE.search(rest)
+        clause_end = end + (joined.start() if joined else len(rest) + 1)
+        return any(a < start or end <= a < clause_end for a, _ in plans)
 
     def text(self, start: int, end: int) -> str:
         """``doc[start:end].text``, cut from the doc's text (read once)."""
@@ -213,6 +225,9 @@ _FUTURE = re.compile(r"\b(will be available|in the coming (?:months|weeks)|in a 
                      r"we plan to|planned for|will be integrated|will support)\b", re.I)
 
 
+#: Where a clause joined to the one before begins: "and will support", "and are".
+_JOINED_CLAUSE = re.compile(r"\b(?:and|but)\s+(?:will|is|are|was|were|has|have|can|now)\b", re.I)
+
 _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 
 
@@ -228,7 +243,7 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     """
     doc, sentence = trigger.doc, index.sentence(trigger)
     before = doc[max(sentence.start, trigger.start - 3):trigger.start]
-    if index.future(sentence) or any(t.lower_ in _NEGATIONS for t in before):
+    if index.future(sentence, trigger) or any(t.lower_ in _NEGATIONS for t in before):
         return False
     if trigger.start > sentence.start and \
             doc[trigger.start - 1].lower_ in rule.not_after:

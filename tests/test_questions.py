@@ -151,9 +151,9 @@ XFAIL: dict[str, str] = {
     "q28": "query: deprecations filters on the asked release, so PyTorch 2.10 DEPRECATES "
            "TorchScript (in the graph, read from the 2.12 post) is not in the answer; the three "
            "2.12 items are found",
-    "q29": "extraction: PyTorch 1.5 REMOVES Python 2 is read, but not the library post's "
-           "Python 2 removals for torchaudio 0.5, torchvision 0.6 and torchtext 0.6 (and the "
-           "deprecations query filters on PyTorch 1.5 alone)",
+    "q29": "query: the library post's Python 2 removals by torchaudio 0.5, torchvision 0.6 "
+           "and torchtext 0.6 are read, but the deprecations query filters on PyTorch 1.5 "
+           "alone",
     "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals ('The support for 4.3, 4.2 "
            "and 4.1 are dropped' names FFmpeg in the sentence before)",
     # -- released with

@@ -385,3 +385,18 @@ def test_a_lead_that_starts_with_a_library_and_another_name_names_the_other():
             "hipSPARSELt is now enabled by default in PyTorch builds on ROCm.\n")
     assert {f[2] for f in facts_of(text, "PyTorch 2.12 release") if f[0] == "INTRODUCES"} == {
         "FP8 semi-structured sparsity"}
+
+
+def test_all_domain_libraries_end_what_the_sentence_ends_each():
+    """1.5's library post: "all three domain libraries are removing support for Python2 and
+    will support Python3 only" is a removal by each domain library release it announces (the
+    plan is another clause), not by torch_xla, which no one calls a domain library."""
+    text = ("We're excited to share new releases for all three domain libraries.\n\n"
+            "For this release, all three domain libraries are removing support for Python2 and "
+            "will support Python3 only.\n\n### torchaudio 0.5\n\nIt has new transforms.\n\n"
+            "### torchvision 0.6\n\nIt has new models.\n\n### torchtext 0.6\n\nIt has new "
+            "datasets.\n\n### torch_xla 1.5 now available\n\nIt runs on TPUs.\n")
+    assert {(f[1], f[2]) for f in facts_of(text, "PyTorch library updates", "en_core_web_sm")
+            if f[0] == "REMOVES"} == {("torchaudio 0.5", "Python 2"),
+                                      ("torchvision 0.6", "Python 2"),
+                                      ("torchtext 0.6", "Python 2")}
