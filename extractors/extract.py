@@ -79,7 +79,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                    if s.label_ == "Release" and _is_core(_entity(s))), None)
     facts.extend(_section_facts(doc, lines, by_line, subject, sections,
                                 outline._replace(titled=titled)))
-    facts.extend(_released_with(spans, subject))
+    facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts if f.type == "ANNOUNCES"
@@ -1128,21 +1128,24 @@ def _holders(spans: list[Span]) -> Callable[[Span], list[Span]]:
     return holding
 
 
-def _released_with(spans: list[Span], subject: Entity | None) -> list[Fact]:
-    """In a post about a core release, every other PyTorch library's release shipped with it."""
+def _released_with(spans: list[Span], subject: Entity | None,
+                   kinds: dict[str, str]) -> list[Fact]:
+    """In a post about a core release, every other PyTorch library's release shipped with it:
+    one with "torch" in its name (torchvision, PyTorch/XLA, TorchServe, ExecuTorch), or one the
+    pack gives the kind ``domain`` or ``ecosystem`` (FBGEMM); a toolkit (CUDA, cuDNN, NCCL)
+    ships none."""
     if subject is None or not subject.name.startswith(CORE_LIBRARY + " "):
         return []
     return [
         _code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
         for s in spans
         if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
-        and _ECOSYSTEM.search(s.id_.rpartition(" ")[0])
+        and _of_ecosystem(s.id_.rpartition(" ")[0], kinds)
     ]
 
 
-#: A library that ships with PyTorch's releases has "torch" in its name (torchvision,
-#: PyTorch/XLA, TorchServe, ExecuTorch); a toolkit (CUDA, cuDNN, NCCL) does not.
-_ECOSYSTEM = re.compile(r"torch", re.I)
+def _of_ecosystem(library: str, kinds: dict[str, str]) -> bool:
+    return "torch" in library.lower() or kinds.get(library) in ("domain", "ecosystem")
 
 
 def _title_library(title_doc: Doc | None) -> Entity | None:

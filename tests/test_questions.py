@@ -157,8 +157,6 @@ XFAIL: dict[str, str] = {
     "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals ('The support for 4.3, 4.2 "
            "and 4.1 are dropped' names FFmpeg in the sentence before)",
     # -- released with
-    "q38": "extraction: FBGEMM 0.2 is a release announced by the 1.12 library post but has no "
-           "RELEASED_WITH PyTorch 1.12 (the other six have)",
     "q39": "extraction: 'PyTorch on XLA Devices 2.1' in the 2.2 table is not read as the release "
            "PyTorch/XLA 2.1; the other eight are found",
     # -- who built what, part of
