@@ -242,7 +242,7 @@ def test_issue12_mixed_case_name_links(corpus_kg):
 
 @pytest.mark.parametrize(("question", "gap"), [
     ("What features did the PyTorch 0.4 release announce?",
-     "no post in the graph announces PyTorch 0.4: the 3 features listed come from other posts, "
+     "no post in the graph announces PyTorch 0.4: the feature listed comes from other posts, "
      "so its own list is not known"),
     ("What features did the PyTorch 2.6 release announce?",
      "no post in the graph announces PyTorch 2.6 or lists its features: the features it "

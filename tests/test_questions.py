@@ -157,8 +157,6 @@ XFAIL: dict[str, str] = {
     "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals ('The support for 4.3, 4.2 "
            "and 4.1 are dropped' names FFmpeg in the sentence before)",
     # -- released with
-    "q39": "extraction: 'PyTorch on XLA Devices 2.1' in the 2.2 table is not read as the release "
-           "PyTorch/XLA 2.1; the other eight are found",
     # -- who built what, part of
     "q42": "extraction: organizations about PyTorch/XLA gives Google and Meta; Salesforce (the "
            "1.3 Cloud TPU pilot) has no DEVELOPED_BY",
