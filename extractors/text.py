@@ -66,8 +66,13 @@ def is_code_line(line: str) -> bool:
 
 
 def classify_lines(text: str) -> list[Line]:
-    """Split a post into lines and tell headings, bullets, text and code apart."""
-    lines, offset, in_fence = [], 0, False
+    """Split a post into lines and tell headings, bullets, text and code apart.
+
+    Unmarked short lines right after a sentence that introduces examples ("Examples include:")
+    are its items, whose marks flattened text lost: bullets, not headings.
+    """
+    lines: list[Line] = []
+    offset, in_fence, listing = 0, False, False
     for raw in text.split("\n"):
         start, offset = offset, offset + len(raw) + 1
         if _FENCE.match(raw):
@@ -76,8 +81,18 @@ def classify_lines(text: str) -> list[Line]:
             continue
         if in_fence and _looks_like_prose(raw):
             in_fence = False  # an unclosed fence (the closing one lost in a text dump)
-        lines.append(Line(start, start + len(raw), "code" if in_fence else line_kind(raw)))
+        kind = "code" if in_fence else line_kind(raw)
+        if kind == "heading" and listing and not MARKER.search(raw) and not raw.startswith("#"):
+            kind = "bullet"
+        listing = (kind == "bullet" and listing) or (
+            kind == "text" and bool(_EXAMPLES_INTRO.search(raw)))
+        lines.append(Line(start, start + len(raw), kind))
     return _comments_as_code(text, lines)
+
+
+#: A sentence that introduces a list of examples: "Examples include:", "such as:".
+_EXAMPLES_INTRO = re.compile(r"\b(?:examples?(?: of these)? include|such as|for example)\s*:\s*$",
+                             re.I)
 
 
 def _comments_as_code(text: str, lines: list[Line]) -> list[Line]:

@@ -85,8 +85,6 @@ DUMP_LOSSES = {
     ("PyTorch 1.7", "torch.set_deterministic", "Beta"): "list marks: the same torchaudio item",
     ("PyTorch 1.12", "Accelerated GPU training and evaluation speedups over CPU-only (times "
      "faster)", None): "HTML: a centred caption (<p align=center>) reads as a heading of changes",
-    ("PyTorch 1.13", "computing per-sample-gradients (or other per-sample quantities)", "Beta"):
-    "list marks: an item of functorch's 'Examples include:' list reads as a Beta heading",
 }
 
 
