@@ -719,7 +719,38 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
+        if line.kind != "code":
+            facts.extend(_adding_with_release(doc, by_line[line.start]))
     return facts
+
+
+def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
+    """What a sentence says a release adds, in any post: "With PyTorch 1.11 we're adding native
+    support for Fully Sharded Data Parallel (FSDP), currently available as a prototype feature"
+    (1.11 INTRODUCES FSDP, Prototype)."""
+    text = _text(doc)
+    facts = []
+    for span in inside:
+        if span.label_ != "Release" or not _is_core(_entity(span)) or not _WITH_RELEASE.fullmatch(
+                text, span.sent.start_char, span.start_char):
+            continue
+        adding = _WE_ADD.match(text, span.end_char)
+        feature = next((f for f in inside if f.label_ == "Feature" and f.sent == span.sent
+                        and adding is not None and f.start_char >= adding.end()), None)
+        if feature is None:
+            continue
+        level = _SINCE_LEVEL.search(text, feature.end_char, span.sent.end_char)
+        word = level.group("word") if level else None
+        facts.append(_code_fact("introduces.earlier_release", _entity(span), _entity(feature),
+                                span.sent, word and word.lower(), word))
+    return facts
+
+
+#: "With PyTorch 1.11", "In PyTorch 2.0", at the start of a sentence.
+_WITH_RELEASE = re.compile(r"\W*(?:with|in)\s+(?:the\s+)?", re.I)
+#: "we're adding", "we are introducing", "we have added": what the release brings follows.
+_WE_ADD = re.compile(r"(?:\s+release)?\s*,?\s*we(?:['’]re|\s+are|\s+have)?\s+"
+                     r"(?:adding|introducing|added|introduced|releasing|shipping)\b", re.I)
 
 
 def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:

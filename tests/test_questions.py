@@ -113,9 +113,9 @@ XFAIL: dict[str, str] = {
            "Computer Vision models', 'Distributed RPC framework APIs', 'New High level autograd "
            "API'",
     # -- feature lifecycles
-    "q13": "extraction: feature-stability FSDP gives only PyTorch 1.12 [Beta]: 1.11 [Prototype] "
-           "(FSDP post) and PyTorch/XLA 1.12 are not read; the mapper's 'history' picks "
-           "feature-lifecycle, whose rows are changes between two stated stabilities: 0 rows",
+    "q13": "mapper: 'history' picks feature-lifecycle, whose rows are changes between two "
+           "stated stabilities (0 rows), though the graph has 1.11 [Prototype] (the FSDP post) "
+           "and 1.12 [Beta]; extraction: PyTorch/XLA 1.12's FSDP is not read",
     "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
            "so releases-of-library torchvision; extraction: no release INTRODUCES "
            "torchvision.transforms.v2 at all (0.15, 0.16 Beta, 0.17 Stable unread)",

@@ -400,3 +400,12 @@ def test_all_domain_libraries_end_what_the_sentence_ends_each():
             if f[0] == "REMOVES"} == {("torchaudio 0.5", "Python 2"),
                                       ("torchvision 0.6", "Python 2"),
                                       ("torchtext 0.6", "Python 2")}
+
+
+def test_what_a_sentence_says_a_release_adds_is_its_feature_in_any_post():
+    """The FSDP post announces no release, but says what 1.11 adds and at which level."""
+    text = ("Training large models is hard.\n\nWith PyTorch 1.11 we're adding native support "
+            "for Fully Sharded Data Parallel (FSDP), currently available as a prototype "
+            "feature.\n")
+    assert {(f[1], f[2], f[3]) for f in facts_of(text, "Introducing FSDP")
+            if f[0] == "INTRODUCES"} == {("PyTorch 1.11", "FSDP", "Prototype")}
