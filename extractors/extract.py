@@ -82,8 +82,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
-    announced = sorted({f.target for f in facts if f.type == "ANNOUNCES"
-                        and kinds.get(f.target.name.rpartition(" ")[0]) == "domain"})
+    announced = sorted({f.target for f in facts
+                        if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc),
                                  announced))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
@@ -530,6 +530,7 @@ def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
     items are the marked lines of prose after one that introduces a list ("...: ") and before
     the next heading."""
     flat = markup == "flat"
+    items = ("bullet", "text") if flat else ("bullet", "heading")
     groups = set()
     for i, line in enumerate(lines):
         if line.kind != "heading" or not (line.level or flat) or not markers[line.start]:
@@ -539,7 +540,6 @@ def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,
             if later.kind == "heading" and (flat or 0 < later.level <= line.level):
                 break
             in_docs = _in_docs(in_docs, later, text[later.start:later.end])
-            items = ("bullet", "text") if flat else ("bullet", "heading")
             if later.kind in items and markers[later.start] and listed and not in_docs:
                 groups.add(line)
                 break
@@ -741,7 +741,7 @@ def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
             continue
         level = _SINCE_LEVEL.search(text, feature.end_char, span.sent.end_char)
         word = level.group("word") if level else None
-        facts.append(_code_fact("introduces.earlier_release", _entity(span), _entity(feature),
+        facts.append(_code_fact("introduces.release_adds", _entity(span), _entity(feature),
                                 span.sent, word and word.lower(), word))
     return facts
 
@@ -1171,12 +1171,15 @@ def _released_with(spans: list[Span], subject: Entity | None,
         _code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
         for s in spans
         if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
-        and _of_ecosystem(s.id_.rpartition(" ")[0], kinds)
+        and ("torch" in s.id_.lower() or _library_kind(_entity(s), kinds) in ("domain",
+                                                                             "ecosystem"))
     ]
 
 
-def _of_ecosystem(library: str, kinds: dict[str, str]) -> bool:
-    return "torch" in library.lower() or kinds.get(library) in ("domain", "ecosystem")
+def _library_kind(release: Entity, kinds: dict[str, str]) -> str | None:
+    """The kind the alias pack gives a release's library: "domain" for torchaudio 0.5."""
+    library = _release_library(release)
+    return kinds.get(library.name) if library else None
 
 
 def _title_library(title_doc: Doc | None) -> Entity | None:
@@ -1233,7 +1236,7 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic
         if source is None and relation.type in ENDINGS and libraries and _ALL_LIBRARIES.search(
-                doc.text, relation.sentence.start_char, relation.sentence.end_char):
+                _text(doc), relation.sentence.start_char, relation.sentence.end_char):
             facts.extend(_fact(relation.type, library, _entity(relation.target), relation.rule,
                                relation.sentence) for library in libraries)
             continue  # "all three domain libraries are removing support for Python2"

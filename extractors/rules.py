@@ -199,6 +199,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "features a sentence lists as moved to a level: 'moved to stable including X, Y'"),
     CodeRule("introduces.earlier_release", "INTRODUCES",
              "what an earlier release shipped, recalled: 'X, released as a beta in PyTorch 1.8'"),
+    CodeRule("introduces.release_adds", "INTRODUCES",
+             "what a sentence of any post says a release adds: 'With PyTorch 1.11 we're adding X'"),
     CodeRule("introduces.section_heading", "INTRODUCES",
              "an unmarked leaf heading or bold lead line of a section that lists features, "
              "with the stability the section states"),

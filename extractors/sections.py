@@ -22,6 +22,7 @@ A *leaf* heading has no heading below it in its section: it names one thing, not
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -121,10 +122,12 @@ def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Con
     """The context of every line (by its start offset) of a post's ``lines``."""
     contexts: dict[int, Context] = {}
     stack: list[tuple[int, Context]] = []  # open headings of a kind: (level, their context)
-    header = _column_headers(text, lines) if markup == "flat" else set()
+    kinds_of = {line.start: heading_kinds(text[line.start:line.end])
+                for line in lines if line.kind == "heading"}
+    header = _column_headers(lines, kinds_of) if markup == "flat" else set()
     for line, after in zip(lines, [*lines[1:], None], strict=True):
         if line.kind == "heading":
-            kinds = heading_kinds(text[line.start:line.end]) if line.start not in header else set()
+            kinds = kinds_of[line.start] if line.start not in header else set()
             level = line.level or RAW_HTML_LEVEL
             if markup == "flat":  # levels lost: a heading another follows groups them, as
                 # a stability heading does ("Prototype Features", a paragraph, its features)
@@ -144,21 +147,15 @@ def section_contexts(text: str, lines: list[Line], markup: str) -> dict[int, Con
     return contexts
 
 
-def _column_headers(text: str, lines: list[Line]) -> set[int]:
+def _column_headers(lines: list[Line], kinds_of: dict[int, set[str]]) -> set[int]:
     """The headings of flattened text that are a summary table's column headers: a run of
-    headings of a kind, two of them of stability ("Stable", "Beta", "Prototype", "Performance
-    Improvements"), each on a line of its own."""
+    headings of a kind (``kinds_of`` a heading's start), two of them of stability ("Stable",
+    "Beta", "Prototype", "Performance Improvements"), each on a line of its own."""
     headers: set[int] = set()
-    run: list[tuple[Line, set[str]]] = []
-    for line in [*lines, None]:
-        kinds = heading_kinds(text[line.start:line.end]) \
-            if line is not None and line.kind == "heading" else set()
-        if kinds:
-            run.append((line, kinds))
-            continue
-        if sum("stability" in k for _, k in run) >= 2:
-            headers.update(heading.start for heading, _ in run)
-        run = []
+    for of_a_kind, run in itertools.groupby(lines, key=lambda line: bool(kinds_of.get(line.start))):
+        run = list(run)
+        if of_a_kind and sum("stability" in kinds_of[line.start] for line in run) >= 2:
+            headers.update(line.start for line in run)
     return headers
 
 

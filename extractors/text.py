@@ -98,17 +98,18 @@ _EXAMPLES_INTRO = re.compile(r"\b(?:examples?(?: of these)? include|such as|for 
 def _comments_as_code(text: str, lines: list[Line]) -> list[Line]:
     """Lines of one ``#`` next to code (or to such lines) are its comments, not headings: the
     fences a text dump lost leave "# train" between two lines of a listing."""
+    out, i = list(lines), 0
     comment = [line.kind == "heading" and bool(_COMMENT.match(text[line.start:line.end].strip()))
                for line in lines]
-    code = [line.kind == "code" for line in lines]
-    for order in (range(len(lines)), range(len(lines) - 1, -1, -1)):
-        near = False
-        for i in order:
-            if comment[i] and near:
-                code[i] = True
-            near = code[i] if not comment[i] or code[i] else near
-    return [replace(line, kind="code") if comment[i] and code[i] else line
-            for i, line in enumerate(lines)]
+    while i < len(lines):
+        end = i
+        while end < len(lines) and comment[end]:
+            end += 1  # a run of comment lines, lines[i:end]
+        if end > i and ((i > 0 and lines[i - 1].kind == "code")
+                        or (end < len(lines) and lines[end].kind == "code")):
+            out[i:end] = [replace(line, kind="code") for line in lines[i:end]]
+        i = max(end, i + 1)
+    return out
 
 
 def _looks_like_prose(raw: str) -> bool:

@@ -165,7 +165,8 @@ def _without_overlap(before: str, chunk: Chunk) -> Chunk:
     >>> _without_overlap("a\\nHeading", Chunk("u", "Heading\\nText", "f", 9)).text
     'Text'
     """
-    tail, lines = before.split("\n"), chunk.text.split("\n")
+    tail = before.rsplit("\n", MAX_OVERLAP_LINES)[-MAX_OVERLAP_LINES:]
+    lines = chunk.text.split("\n")
     for n in range(min(MAX_OVERLAP_LINES, len(tail), len(lines)), 0, -1):
         if tail[-n:] == lines[:n] and any(line.strip() for line in lines[:n]):
             line = chunk.line + n if chunk.lines_follow_file else chunk.line
