@@ -217,8 +217,8 @@ def measure_build(posts: list[Post], model: str, jobs: int, load: Clock, repeat:
     return Timing(name, clock, load, stages), text
 
 
-def _init_and_wait(model: str, barrier: Any) -> None:
-    pipeline._init_worker(model)
+def _init_and_wait(model: str, main: int, barrier: Any) -> None:
+    pipeline._init_worker(model, main)
     barrier.wait(timeout=600)
 
 
@@ -228,7 +228,7 @@ def measure_startup(model: str, jobs: int, repeat: int) -> Clock:
     def start() -> None:
         barrier = multiprocessing.Barrier(jobs)
         with ProcessPoolExecutor(jobs, initializer=_init_and_wait,
-                                 initargs=(model, barrier)) as pool:
+                                 initargs=(model, os.getpid(), barrier)) as pool:
             for future in [pool.submit(os.getpid) for _ in range(jobs)]:
                 future.result()
 

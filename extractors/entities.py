@@ -698,8 +698,8 @@ class EntityFinder:
         if known is not None:
             label, name = known
         span = _char_span(doc, start, end, label, name)
-        if span is not None and span.text != doc.text[start:end]:
-            span = None
+        if span is not None and (span.start_char, span.end_char) != (start, end):
+            span = None  # not whole tokens (doc.text, rebuilt on every call, is not read)
         return Candidate(RULES[rule], span, rule)
 
     def _known(self, doc: Doc, m: re.Match, rule: str, label: str, name: str,
