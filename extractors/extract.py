@@ -719,6 +719,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
+            facts.extend(_said_new(doc, line, by_line[line.start], section.release))
         if line.kind != "code":
             facts.extend(_adding_with_release(doc, by_line[line.start]))
     return facts
@@ -912,6 +913,44 @@ def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -
     return [_code_fact("introduces.added_bullet", release, feature, evidence,
                        stated.lower() if stated else None, stated)
             for feature in dict.fromkeys(known + listed)]
+
+
+def _said_new(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """What a release section's sentence says is new or updated (the guidelines' "presents as
+    new or updated"): its subject "was also added" ("A companion API (torch._C._mps_loadMetalllib)
+    was also added"), what something "now exposes" ("torch.Stream now exposes an is_capturing()
+    method"), and the API a bullet opens with that "now" does more ("torch.export.save now
+    supports Microscaling (MX) quantization formats"). Only in a post that marks no feature
+    (of the 2.8 era): a post that marks them names each one it presents in a heading."""
+    if doc.spans["ptkg_stability"]:
+        return []
+    text = _text(doc)
+    facts = []
+    for span in inside:
+        if span.label_ != "Feature":
+            continue
+        sentence = span.sent
+        lead = text[max(sentence.start_char, line.start):span.start_char]
+        after = text[span.end_char:min(sentence.end_char, line.end)]
+        said = (_ADDED_SUBJECT.fullmatch(lead) and _WAS_ADDED.match(after)
+                or _NOW_EXPOSES.search(lead)
+                or line.kind == "bullet" and _is_api(span) and span.start_char < sentence.end_char
+                and _BULLET_LEAD.fullmatch(text, line.start, span.start_char)
+                and _DOES_MORE.match(after))
+        if said:
+            facts.append(_code_fact("introduces.said_new", release, _entity(span), sentence))
+    return facts
+
+
+#: Up to three words before a sentence's subject: "A companion API (".
+_ADDED_SUBJECT = re.compile(r"\W*(?:[\w-]+\s+){0,3}\(?\s*")
+_WAS_ADDED = re.compile(r"\s*\)?\s+(?:was|were|has\s+been|have\s+been)\s+(?:also\s+)?added\b",
+                        re.I)
+_NOW_EXPOSES = re.compile(r"\bnow\s+(?:exposes|exposed)\s+(?:an?|the)\s+(?:new\s+)?\W*$", re.I)
+#: A bullet that opens with a name: "* ", "* New ".
+_BULLET_LEAD = re.compile(r"\W*(?:new\s+)?\W*", re.I)
+#: "now supports ...", "control flow can now be captured".
+_DOES_MORE = re.compile(r"\W*(?:[a-z]+\s+){0,2}(?:can\s+)?now\b")
 
 
 #: A line that lists the features of one level: "New prototype features and technologies

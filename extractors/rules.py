@@ -195,6 +195,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an 'Added ...' bullet of a release section lists features"),
     CodeRule("introduces.stated_stability", "INTRODUCES",
              "stability stated in prose: 'stable support for X', 'our X prototype'"),
+    CodeRule("introduces.said_new", "INTRODUCES",
+             "what a release section's sentence says is new: 'X was also added', "
+             "'now exposes an X method', a bullet 'X now supports ...'"),
     CodeRule("introduces.moved_to_level", "INTRODUCES",
              "features a sentence lists as moved to a level: 'moved to stable including X, Y'"),
     CodeRule("introduces.earlier_release", "INTRODUCES",

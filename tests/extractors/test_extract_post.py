@@ -409,3 +409,22 @@ def test_what_a_sentence_says_a_release_adds_is_its_feature_in_any_post():
             "feature.\n")
     assert {(f[1], f[2], f[3]) for f in facts_of(text, "Introducing FSDP")
             if f[0] == "INTRODUCES"} == {("PyTorch 1.11", "FSDP", "Prototype")}
+
+
+def test_what_a_post_of_the_api_era_says_is_new():
+    """A 2.8-era post marks no feature: a summary bullet's API that "now" does more, a subject
+    that "was also added" and what something "now exposes" are what the release introduces; a
+    post that marks its features does not read such sentences."""
+    text = ("We are excited to announce the release of PyTorch 2.12.\n\n"
+            "* `torch.export.save` now supports Microscaling (MX) quantization formats\n\n"
+            "### Stream and graph management\n\n"
+            "Alongside this, `torch.Stream` now exposes an `is_capturing()` method. A companion "
+            "API (`torch._C._mps_loadMetalllib`) was also added for loading blobs.\n")
+    introduced = {f[2] for f in facts_of(text, "PyTorch 2.12 Release Blog", model="en_core_web_sm")
+                  if f[0] == "INTRODUCES" and f[1] == "PyTorch 2.12"}
+    assert {"torch.export.save", "is_capturing", "torch._C._mps_loadMetalllib"} <= introduced
+    assert "torch.Stream" not in introduced
+    marked = text.replace("### Stream", "### [Beta] Stream")
+    introduced = {f[2] for f in facts_of(marked, "PyTorch 2.12 Release Blog",
+                                         model="en_core_web_sm") if f[0] == "INTRODUCES"}
+    assert not introduced & {"torch.export.save", "is_capturing", "torch._C._mps_loadMetalllib"}
