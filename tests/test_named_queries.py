@@ -523,6 +523,16 @@ def test_issue13_deprecations_of_one_release(store):
     assert "deprecating macOS x86 support" in rows[0]["sentences"][0]
 
 
+def test_deprecations_of_a_core_release_hold_its_library_releases(store):
+    """What PyTorch 1.5 dropped is also what the library releases shipped with it dropped."""
+    rows = as_dicts(run_named_query(store, get_query("deprecations"), {"release": "PyTorch 1.5"}))
+    assert [(r["release"], r["change"], r["name"]) for r in rows] == [
+        ("torchvision 0.6", "REMOVES", "Python 2")]
+    rows = as_dicts(run_named_query(store, get_query("deprecations"),
+                                    {"release": "torchvision 0.6"}))
+    assert [r["name"] for r in rows] == ["Python 2"]
+
+
 @pytest.mark.parametrize(("release", "stability", "features"), [
     ("PyTorch 1.10", "Stable", ["ZeroRedundancyOptimizer", "torch.fx"]),
     ("PyTorch 1.10", "beta", ["CUDA Graphs"]),
