@@ -125,10 +125,18 @@ _TOOLKITS = {"cuda": "CUDA", "rocm": "ROCm", "python": "Python"}
 TOOLKITS = frozenset(_TOOLKITS.values())
 # "Python 2", "Python2", "Python 3.11": Python's versions, its majors alone too.
 _PYTHON = re.compile(r"(?<![\w/@.])[Pp]ython ?(?P<version>[23](?:\.\d{1,2})?)(?![\w.+]|\.\d)")
+# What joins the versions of a list: ", ", " and ", ", or ", "/".
+_LIST_JOIN = r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+|[ \t]*/[ \t]*)v?"
 # More versions of the release before: "CUDA 10.2 and 11.3", "CUDA 11.6, 11.7 or 11.8".
 _MORE_VERSIONS = re.compile(
-    r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+|[ \t]*/[ \t]*)"
-    r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)")
+    _LIST_JOIN + r"(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)")
+# More versions after a major: "FFmpeg 6, 5 and 4.4".
+_MORE_MAJORS = re.compile(_LIST_JOIN + r"(?P<version>\d{1,2}(?:\.\d{1,2}){0,2})(?!\d|\.\d|x\b|%)")
+# A list of bare versions: "4.3, 4.2 and 4.1" (its first; _MORE_VERSIONS reads the others).
+_BARE_LIST = re.compile(
+    r"(?<![\w.])v?(?P<version>\d{1,2}\.\d{1,2})(?![\d.]\d)"
+    r"(?=(?:[ \t]*,[ \t]*v?\d{1,2}\.\d{1,2})*[ \t]*,?[ \t]+(?:and|or)[ \t]+v?\d{1,2}\.\d)")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 # A name as the typing rules read it: up to three words, each capitalized or CamelCase.
@@ -370,6 +378,7 @@ class EntityFinder:
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
         self._release: re.Pattern | None = None
+        self._major_release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
         self._family: re.Pattern | None = None
         self._library_api: re.Pattern | None = None
@@ -421,6 +430,9 @@ class EntityFinder:
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION,
             re.I,
         )
+        self._major_release = re.compile(
+            r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
+            r")\s+v?(?P<version>\d{1,2})(?![\w.]|\.\d)", re.I)
         self._family = re.compile(
             _START + rf"(?P<name>(?:{_alternatives(families)})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
@@ -475,17 +487,7 @@ class EntityFinder:
                             "pack")
 
     def _rule_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
-        for m in self._release.finditer(text):
-            library = m.group("library").lower()
-            library = _TOOLKITS.get(library) or self.library_names.get(library, m.group("library"))
-            yield self._candidate(doc, m, "release", "Release",
-                                  f"{library} {_short_version(m.group('version'))}")
-            end = m.end()
-            while more := _MORE_VERSIONS.match(text, end):
-                yield self._candidate(doc, more, "release", "Release",
-                                      f"{library} {_short_version(more.group('version'))}",
-                                      "version")
-                end = more.end()
+        yield from self._release_lists(doc, text)
         for m in _PYTHON.finditer(text):
             yield self._candidate(doc, m, "release", "Release", f"Python {m.group('version')}")
         for m in _BARE_RELEASE.finditer(text):
@@ -512,6 +514,45 @@ class EntityFinder:
                 if re.sub(r"-\d+$", "", m.group(0)) not in _NOT_FEATURES \
                         and not in_datasets(m.start()):
                     yield self._known(doc, m, "camel_case", "Feature", m.group(0))
+
+    def _release_lists(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        """A library's releases: "CUDA 11.6", its more versions ("CUDA 10.2 and 11.3"), a list
+        that opens with a major ("FFmpeg 6, 5 and 4.4"), and a list of bare versions in the
+        sentence after a list ("The support for 4.3, 4.2 and 4.1 are dropped"): that
+        library's too."""
+        lists = []  # (start, end, library) of each list, in text order
+        for pattern in (self._release, self._major_release):
+            for m in pattern.finditer(text):
+                library = m.group("library").lower()
+                library = _TOOLKITS.get(library) or self.library_names.get(
+                    library, m.group("library"))
+                more_versions = _MORE_VERSIONS if pattern is self._release else _MORE_MAJORS
+                versions = [m]
+                while more := more_versions.match(text, versions[-1].end()):
+                    versions.append(more)
+                if pattern is self._major_release and not any(
+                        "." in v.group("version") for v in versions):
+                    continue  # "FFmpeg 6" alone, or "Python 3 and 4", lists no release
+                lists.append((m.start(), versions[-1].end(), library))
+                for i, version in enumerate(versions):
+                    yield self._candidate(doc, version, "release", "Release",
+                                          f"{library} {_short_version(version.group('version'))}",
+                                          "version" if i else 0)
+        lists.sort()
+        for m in _BARE_LIST.finditer(text):
+            before = [item for item in lists if item[1] <= m.start()]
+            if not before or any(start <= m.start() < end for start, end, _ in lists):
+                continue
+            between = text[before[-1][1]:m.start()]
+            if len(between) > 120 or len(_SENTENCE_END.findall(between)) != 1:
+                continue
+            versions = [m]
+            while more := _MORE_VERSIONS.match(text, versions[-1].end()):
+                versions.append(more)
+            for version in versions:
+                yield self._candidate(doc, version, "release", "Release",
+                                      f"{before[-1][2]} {_short_version(version.group('version'))}",
+                                      "version")
 
     def _device_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for m in _DEVICE_CODE.finditer(text):

@@ -204,8 +204,8 @@ class RelationFinder:
             rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
         clause = trigger.doc[clause_start:clause_end]
-        for target in chosen:
-            candidates = [s for s in sources if s is not target and s.id_ != target.id_]
+        for target in chosen:  # what a rule reads as targets together is none's source
+            candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
             for source in found:
                 yield Relation(rule.label, source, target, rule.id, sentence,
@@ -438,9 +438,18 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
     if right or not rule.may_precede:
         return right
-    left = [e for e in targets if e.end <= trigger.start
-            and (not rule.adjacent or e.end == trigger.start)]
-    return left[-1:]
+    left = [e for e in targets if e.end <= trigger.start]
+    if not left or (rule.adjacent and left[-1].end != trigger.start):
+        return []
+    listed = left[-1:]  # and the names listed with it: "4.3, 4.2 and 4.1 are dropped"
+    for before in reversed(left[:-1]):
+        if not all(t.text.lower() in _LIST_WORDS for t in trigger.doc[before.end:listed[0].start]):
+            break
+        listed.insert(0, before)
+    return listed
+
+
+_LIST_WORDS = {",", "and", "or", "&", "/"}
 
 
 def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: Span,

@@ -91,10 +91,6 @@ MISSED_ENDINGS = {
     "in parentheses parses as a verb with no object",
     ("REMOVES", "torchaudio 0.9", "legacy soundfile backend"): "anaphora: 'the deprecated "
     "backends' are named in the sentence before",
-    ("REMOVES", "torchaudio 2.1", "FFmpeg 4.1"): "anaphora: 'The support for 4.3, 4.2 and "
-    "4.1 are dropped' names FFmpeg in the sentence before",
-    ("REMOVES", "torchaudio 2.1", "FFmpeg 4.2"): "anaphora: the same sentence",
-    ("REMOVES", "torchaudio 2.1", "FFmpeg 4.3"): "anaphora: the same sentence",
 }
 
 

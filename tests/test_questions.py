@@ -151,11 +151,9 @@ XFAIL: dict[str, str] = {
     "q28": "query: deprecations filters on the asked release, so PyTorch 2.10 DEPRECATES "
            "TorchScript (in the graph, read from the 2.12 post) is not in the answer; the three "
            "2.12 items are found",
-    "q29": "query: the library post's Python 2 removals by torchaudio 0.5, torchvision 0.6 "
-           "and torchtext 0.6 are read, but the deprecations query filters on PyTorch 1.5 "
-           "alone",
-    "q31": "extraction: FFmpeg 4.1/4.2/4.3 are not read as removals ('The support for 4.3, 4.2 "
-           "and 4.1 are dropped' names FFmpeg in the sentence before)",
+    "q31": "naming: the removal the gold calls 'Sox I/O backend file-like object support' is "
+           "read from 'Sox I/O backend no longer supports file-like objects' as "
+           "'file-like objects'; FFmpeg 4.3, 4.2 and 4.1 are found",
     # -- released with
     # -- who built what, part of
     "q42": "extraction: organizations about PyTorch/XLA gives Google and Meta; Salesforce (the "

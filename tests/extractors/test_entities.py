@@ -294,12 +294,19 @@ def test_issue12_torch_suffix_is_a_library(blank_nlp):
     ("we will no longer support Python 2, specifically version 2.7", {"Python 2"}),
     ("removing support for Python2 and will support Python3 only", {"Python 2", "Python 3"}),
     ("Deprecation of Python 3.7 support", {"Python 3.7"}),
+    ("TorchAudio v2.1 works with FFmpeg 6, 5 and 4.4. The support for 4.3, 4.2 and 4.1 are "
+     "dropped.", {"torchaudio 2.1", "FFmpeg 6", "FFmpeg 5", "FFmpeg 4.4", "FFmpeg 4.3",
+                  "FFmpeg 4.2", "FFmpeg 4.1"}),
+    ("It needs FFmpeg 6. Versions 4.3 and 4.2 are dropped.", set()),
+    ("We support CUDA 12.6. It is new. Versions 11.3 and 10.2 are dropped.", {"CUDA 12.6"}),
 ])
 def test_issue12_toolkit_versions_and_the_versions_after_them_are_releases(blank_nlp, text,
                                                                           releases):
     """A toolkit's versions are releases ("CUDA 10.2", "Python 3.7"), and so are the bare
-    versions listed after a release ("and 11.3"); a toolkit's release opens no section
-    (``extract.py``)."""
+    versions listed after a release ("and 11.3"), a list that opens with a major ("FFmpeg 6, 5
+    and 4.4"), and the bare versions listed in the next sentence; a major alone is no release
+    (but Python's), and the bare versions of a later sentence are no one's. A toolkit's release
+    opens no section (``extract.py``)."""
     assert {name for label, name in found(blank_nlp, text) if label == "Release"} == releases
 
 

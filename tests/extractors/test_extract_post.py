@@ -271,6 +271,18 @@ def test_what_a_release_deprecates_is_named_by_the_sentence():
                        ("REMOVES", "PyTorch 1.13", "file-like objects", None)}
 
 
+def test_what_a_library_release_drops_is_each_version_it_lists():
+    """The versions a sentence lists as dropped are all removed, by the section's release: none
+    of the listed versions is another's source."""
+    text = ("We are excited to announce PyTorch 2.1.\n\n## TorchAudio\n\n"
+            "TorchAudio v2.1 works with FFmpeg 6, 5 and 4.4. The support for 4.3, 4.2 and 4.1 "
+            "are dropped.\n")
+    assert {(f[1], f[2]) for f in facts_of(text, "New library updates in PyTorch 2.1",
+                                            "en_core_web_sm") if f[0] == "REMOVES"} == {
+        ("torchaudio 2.1", "FFmpeg 4.3"), ("torchaudio 2.1", "FFmpeg 4.2"),
+        ("torchaudio 2.1", "FFmpeg 4.1")}
+
+
 @pytest.mark.parametrize(("sentence", "ended"), [
     ("The `volatile` flag is now deprecated and has no effect.", "volatile flag"),
     ("Because of these conventions, we deprecated `LC2CL` and `BLC2CBL` which were used to "
