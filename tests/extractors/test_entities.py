@@ -280,6 +280,14 @@ def test_issue12_family_and_its_versions(blank_nlp, text, expected):
     assert found(blank_nlp, text) == expected
 
 
+def test_a_dtype_named_by_its_other_name_is_the_dtype(blank_nlp):
+    """The alias pack gives the dtypes' documented other names: torch.half is torch.float16."""
+    assert found(blank_nlp, "16-bit floating point torch.float16 or torch.half") == {
+        ("Feature", "torch.float16")}
+    assert found(blank_nlp, "torch.long and torch.int") == {("Feature", "torch.int64"),
+                                                            ("Feature", "torch.int32")}
+
+
 def test_issue12_torch_suffix_is_a_library(blank_nlp):
     assert found(blank_nlp, "ProbTorch and PrimTorch") == {("Library", "ProbTorch"),
                                                             ("Feature", "PrimTorch")}
