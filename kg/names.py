@@ -66,6 +66,8 @@ _NAMESPACES: tuple[tuple[str, str, str], ...] = (
     (r"^nn\.parallel\.", "nn.", "nn.parallel. = nn."),
     # PyTorch 1.10 moved quantization to torch.ao, keeping the old names
     (r"^torch\.ao\.", "torch.", "torch.ao. = torch."),
+    # the documented import: "import torch.distributed as dist"
+    (r"^dist\.", "torch.distributed.", "dist. = torch.distributed."),
 )
 _VERSION_V = re.compile(r"(?<=[a-z])v(?=\d+(?:\.\d+)?$)")
 
@@ -83,6 +85,10 @@ def variant_key(name: str) -> tuple[str, tuple[str, ...]]:
     True
     >>> variant_key("linalg")
     ('torch.linalg', ('torch.linalg = linalg',))
+    >>> variant_key("linalg.eigh")[0] == variant_key("torch.linalg.eigh")[0]
+    True
+    >>> variant_key("dist.init_process_group")
+    ('torch.distributed.initprocessgroup', ('dist. = torch.distributed.',))
     >>> variant_key("FlashAttentionv2")[0] == name_key("FlashAttention-2")
     True
     """
@@ -96,9 +102,10 @@ def variant_key(name: str) -> tuple[str, tuple[str, ...]]:
         if new != key:
             key = new
             reasons.append(reason)
-    if key in TORCH_MODULES:
+    module = key.split(".")[0]
+    if module in TORCH_MODULES and (module != "nn" or key == "nn"):  # "linalg", "linalg.eigh"
         key = "torch." + key
-        reasons.append(f"{key} = {key[6:]}")
+        reasons.append(f"torch.{module} = {module}")
     for pattern, replacement, reason in SPELLINGS:
         new = re.sub(pattern, replacement, key)
         if new != key:
@@ -147,7 +154,8 @@ def singular(name: str) -> str | None:
 
 #: Words a feature's name may add to the name of the same feature ("BetterTransformer API",
 #: "CUDA Graphs APIs Integration").
-GENERIC_SUFFIXES = ("api", "apis", "module", "package", "support", "feature", "integration")
+GENERIC_SUFFIXES = ("api", "apis", "module", "package", "support", "feature", "integration",
+                    "optimizer")
 #: A first word that adds nothing to a feature's name ("PyTorch Profiler" is the Profiler).
 GENERIC_PREFIXES = ("pytorch",)
 
@@ -198,14 +206,16 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
 
 #: How a feature is built, after its name: "CUDA-support in RPC using TensorPipe".
 _MEANS = re.compile(r"\s+(?:using|via)\s+\S+$")
-_API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+")
+#: A ``torch.*`` API, or an environment variable that works as one ("TORCH_LOGS").
+_API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _HEAD_NOUNS = r"(?:module|api|apis|package|namespace)"
 
 
 def heading_api(name: str) -> tuple[str, str] | None:
-    """The ``torch.*`` API that a feature heading names, and how, when the heading is
-    about that API: "NumPy Compatible torch.fft module" (up to three words before the API and a
-    head noun after it), "... via torch.linalg", "functorch -> torch.func" (a rename). A heading
+    """The ``torch.*`` API (or environment variable) that a feature heading names, and how,
+    when the heading is about that API: "NumPy Compatible torch.fft module" (up to three words
+    before the API and a head noun after it), "... via torch.linalg", "Fine-grained
+    configurable logging via TORCH_LOGS", "functorch -> torch.func" (a rename). A heading
     that names another thing with the API ("torch.compile + NumPy", "torch.export-based
     Quantization") or two APIs names none.
 
@@ -217,6 +227,8 @@ def heading_api(name: str) -> tuple[str, str] | None:
     ('torch.func', 'the heading renames functorch to torch.func')
     >>> heading_api("torch.compile + NumPy") is None
     True
+    >>> heading_api("Fine-grained configurable logging via TORCH_LOGS")[0]
+    'TORCH_LOGS'
     """
     text = " ".join(name.replace("`", "").split())
     arrow = re.fullmatch(r"(?P<old>[^→]+?)\s*(?:->|→)\s*(?P<new>\S+)", text)
@@ -254,3 +266,34 @@ def one_letter_apart(a: str, b: str) -> bool:
         same = a[i + 1:] == b[i:]
         changed = a[i]
     return same and 0 < i < len(a) - 1 and changed.isalpha()
+
+
+def one_letter_typo_in_api(a: str, b: str) -> bool:
+    """Whether two dotted API names are one with a letter added or dropped inside one long part
+    (9 letters or more after the first): a post's typo ("torch.nn.functiona.x",
+    "torch.use_determinstic_algorithms"), not a sibling API ("torch.compile" and
+    "torch.compiler", "torch.rand" and "torch.randn": short parts) nor a plural's s
+    ("torch.distributions").
+
+    Examples
+    --------
+    >>> one_letter_typo_in_api("torch.nn.functiona.sdpa", "torch.nn.functional.sdpa")
+    True
+    >>> one_letter_typo_in_api("torch.compile", "torch.compiler")
+    False
+    """
+    parts_a, parts_b = name_key(a).split("."), name_key(b).split(".")
+    if len(parts_a) != len(parts_b) or len(parts_a) < 2:
+        return False
+    differ = [(x, y) for x, y in zip(parts_a, parts_b, strict=True) if x != y]
+    if len(differ) != 1:
+        return False
+    (x, y), = differ
+    longer, shorter = (x, y) if len(x) > len(y) else (y, x)
+    if len(longer) - len(shorter) != 1 or len(longer) < 9:
+        return False
+    i = next((i for i, (p, q) in enumerate(zip(longer, shorter, strict=False)) if p != q),
+             len(shorter))
+    plural = i == len(shorter) and longer[i] == "s"  # "torch.distributions": another name
+    return i > 0 and not plural and longer[i].isalpha() and longer[:i] + longer[i + 1:] == shorter
+

@@ -15,10 +15,13 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    ``torch.deploy``; ``torch.nn.Module`` = ``nn.Module``, ``torch.nn.functional.x`` = ``F.x``;
    ``linalg`` = ``torch.linalg`` (only the modules of :data:`~ptkg.names.TORCH_MODULES`);
    parameterization = parametrization, I/O = IO, -isation = -ization; ``FlashAttentionv2`` =
-   ``FlashAttention-2``.
+   ``FlashAttention-2``; ``dist.`` = ``torch.distributed.``; and a post's typo of an API: one
+   letter added or dropped in one part of 9 letters or more, the typo mentioned as often at most
+   (``torch.nn.functiona.x``; not ``torch.compiler``, ``torch.randn``: short parts).
 6. **class** (Feature): a CamelCase class name of two words or more (``TransformerEncoder``),
    or a snake_case function name (``inference_mode``), also spelled in three words or more
-   ("Scaled dot product attention 2.0"), is the one ``torch``/``nn``/``F`` API whose last part
+   ("Scaled dot product attention 2.0"), is the one ``torch``/``nn``/``F``/``dist`` API, or
+   one of a ``torch*`` library (``torchaudio.functional.forced_align``), whose last part
    it is (``nn.TransformerEncoder``, ``torch.inference_mode``); not when
    several APIs end with it, not a one-word name (``Tensor``, ``Module``, ``compile``).
 7. **plural** (same label): ``GradScalers`` is ``GradScaler`` when both are names, ``Named
@@ -82,6 +85,7 @@ from .names import (
     heading_api,
     name_key,
     one_letter_apart,
+    one_letter_typo_in_api,
     singular,
     variant_key,
 )
@@ -101,6 +105,7 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
 #: Words of a hardware name that do not make another product: a memory size, a form factor.
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 #: A function's name spelled in words, maybe with the release it came in: "Scaled dot product
 #: attention 2.0" is scaled_dot_product_attention.
@@ -323,6 +328,7 @@ class Resolver:
         groups = _Groups(working, known, self.curation.known())
         self._same_name(groups)
         self._variants(groups)
+        self._api_typos(groups)
         self._classes(groups)
         self._plurals(groups)
         self._generic_words(groups)
@@ -400,13 +406,30 @@ class Resolver:
                                            f"({groups.display(heavy)})")
                 roots = sorted({groups.root(r) for r in roots})
 
+    def _api_typos(self, groups: _Groups) -> None:
+        """Rule 5, for code: a dotted API with a letter added or dropped in one long part of
+        another, mentioned as often at most, is that API."""
+        apis = [r for r in groups.roots("Feature") if _DOTTED.match(groups.display(r))]
+        for rare in apis:
+            rare = groups.root(rare)
+            if groups.weight[rare] > 2:
+                continue
+            others = {groups.root(c) for c in apis} - {rare}
+            matches = {c for c in others if groups.weight[c] >= groups.weight[rare]
+                       and one_letter_typo_in_api(groups.display(rare), groups.display(c))}
+            if len(matches) == 1:
+                (target,) = matches
+                heavy, light = groups.heavier(rare, target)
+                groups.union(light, heavy, f"one letter apart from {groups.display(heavy)} "
+                                           "in an API's name (a typo)")
+
     def _classes(self, groups: _Groups) -> None:
         """Rule 6: a bare class or function name is the one torch API that ends with it."""
         apis: dict[str, set[Entity]] = defaultdict(set)
         for root in groups.roots("Feature"):
             for entity in groups.members[root]:
                 text = entity.name.strip("`").removesuffix("()")
-                if re.match(r"^(?:torch|nn|F)\.[\w.]+$", text):
+                if re.match(r"^(?:torch\w*|nn|F|dist)\.[\w.]+$", text):
                     apis[text.rpartition(".")[2]].add(root)  # the class name, as written
         for root in groups.roots("Feature"):
             names = {e.name for e in groups.members[root]}
