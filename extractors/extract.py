@@ -728,16 +728,14 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
 def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
     """What a sentence says a release adds, in any post: "With PyTorch 1.11 we're adding native
     support for Fully Sharded Data Parallel (FSDP), currently available as a prototype feature"
-    (1.11 INTRODUCES FSDP, Prototype)."""
+    (1.11 INTRODUCES FSDP, Prototype), and what it says is available from a release: "FSDP is
+    available from the PyTorch/XLA 1.12 and newer nightly releases"."""
     text = _text(doc)
     facts = []
     for span in inside:
-        if span.label_ != "Release" or not _is_core(_entity(span)) or not _WITH_RELEASE.fullmatch(
-                text, span.sent.start_char, span.start_char):
+        if span.label_ != "Release" or _of_toolkit(span):
             continue
-        adding = _WE_ADD.match(text, span.end_char)
-        feature = next((f for f in inside if f.label_ == "Feature" and f.sent == span.sent
-                        and adding is not None and f.start_char >= adding.end()), None)
+        feature = _added_by(span, inside, text) or _available_from(span, inside, text)
         if feature is None:
             continue
         level = _SINCE_LEVEL.search(text, feature.end_char, span.sent.end_char)
@@ -745,6 +743,35 @@ def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
         facts.append(_code_fact("introduces.release_adds", _entity(span), _entity(feature),
                                 span.sent, word and word.lower(), word))
     return facts
+
+
+def _added_by(release: Span, inside: list[Span], text: str) -> Span | None:
+    """The feature of "With PyTorch 1.11 we're adding X": a core release opens the sentence."""
+    if not _is_core(_entity(release)) or not _WITH_RELEASE.fullmatch(
+            text, release.sent.start_char, release.start_char):
+        return None
+    adding = _WE_ADD.match(text, release.end_char)
+    return next((f for f in inside if f.label_ == "Feature" and f.sent == release.sent
+                 and adding is not None and f.start_char >= adding.end()), None)
+
+
+def _available_from(release: Span, inside: list[Span], text: str) -> Span | None:
+    """The feature of "X is available from the PyTorch/XLA 1.12 ...": the sentence's subject,
+    what is available from the release."""
+    subject = next((f for f in inside if f.label_ == "Feature" and f.sent == release.sent
+                    and f.start_char < release.start_char), None)
+    if subject is None or not _SUBJECT_LEAD.fullmatch(text, subject.sent.start_char,
+                                                      subject.start_char):
+        return None
+    between = _AVAILABLE_FROM.fullmatch(text, subject.end_char, release.start_char)
+    return subject if between else None
+
+
+#: Up to two words before a sentence's subject: "The new ".
+_SUBJECT_LEAD = re.compile(r"\W*(?:[\w-]+\s+){0,2}")
+#: "is available from the", "are now included in", "is available starting with".
+_AVAILABLE_FROM = re.compile(r"\W*\s+(?:is|are)\s+(?:now\s+)?(?:available|included)\s+"
+                             r"(?:in|from|since|starting\s+(?:in|with|from))\s+(?:the\s+)?", re.I)
 
 
 #: "With PyTorch 1.11", "In PyTorch 2.0", at the start of a sentence.

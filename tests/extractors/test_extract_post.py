@@ -440,3 +440,14 @@ def test_what_a_post_of_the_api_era_says_is_new():
     introduced = {f[2] for f in facts_of(marked, "PyTorch 2.12 Release Blog",
                                          model="en_core_web_sm") if f[0] == "INTRODUCES"}
     assert not introduced & {"torch.export.save", "is_capturing", "torch._C._mps_loadMetalllib"}
+
+
+def test_what_a_sentence_says_is_available_from_a_release():
+    """"X is available from the PyTorch/XLA 1.12 ... releases": that release introduces X; a
+    sentence whose subject is something else introduces nothing."""
+    text = ("# Scaling models with FSDP\n\n"
+            "FSDP is available from the PyTorch/XLA 1.12 and newer nightly releases. The "
+            "tutorial on FSDP is available from the PyTorch/XLA 1.13 docs onwards.\n")
+    introduced = {(f[1], f[2]) for f in facts_of(text, "Scaling PyTorch models with FSDP")
+                  if f[0] == "INTRODUCES"}
+    assert introduced == {("PyTorch/XLA 1.12", "FSDP")}
