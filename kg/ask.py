@@ -166,7 +166,7 @@ SHAPES: dict[str, dict] = {
         "needs": ("feature",), "takes": ("feature",),
         "triggers": [
             ([_word(r"^promot\w*$")], 6), ([_word(r"^demot\w*$")], 6),
-            ([_word(r"^(history|lifecycle|evolv\w*|chang\w*)$")], 5),
+            ([_word(r"^(lifecycle|evolv\w*|chang\w*)$")], 5),
             (_words("over", "time"), 3),
         ]},
     "feature-stability": {
@@ -174,6 +174,7 @@ SHAPES: dict[str, dict] = {
         "needs": ("feature",), "takes": ("feature",),
         "triggers": [
             ([_word(r"^(stability|stable)$")], 3),
+            ([_word(r"^history$")], 5),  # every release's statement, not only the changes
             ([{"LOWER": {"IN": ["which", "what"]}}, _word(r"^releases?$")], 3),
             ([_word(r"^(appear\w*|introduc\w*)$")], 2),
         ]},

@@ -113,9 +113,6 @@ XFAIL: dict[str, str] = {
            "Computer Vision models', 'Distributed RPC framework APIs', 'New High level autograd "
            "API'",
     # -- feature lifecycles
-    "q13": "mapper: 'history' picks feature-lifecycle, whose rows are changes between two "
-           "stated stabilities (0 rows), though the graph has 1.11 [Prototype] (the FSDP post) "
-           "and 1.12 [Beta]; extraction: PyTorch/XLA 1.12's FSDP is not read",
     "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
            "so releases-of-library torchvision; extraction: no release INTRODUCES "
            "torchvision.transforms.v2 at all (0.15, 0.16 Beta, 0.17 Stable unread)",
@@ -128,9 +125,9 @@ XFAIL: dict[str, str] = {
     "q17": "mapper: 'RPC-based' tokenizes as 'RPC - based', so only 'RPC' links (feature-lifecycle"
            " RPC: 0 rows); feature-stability 'RPC based profiling' gives 1.8 [Stable] only: 1.6 "
            "is the node 'Distributed RPC/Profiler', 1.7 'Enhancements to RPC-based Profiling'",
-    "q18": "mapper: feature-lifecycle needs two different stated stabilities (0 rows); "
-           "feature-stability gives 1.3 [Beta]; extraction: the July 2020 classification post's "
-           "'Prototype (was Experimental)' is no relation of the graph",
+    "q18": "extraction: feature-stability gives 1.3 [Beta]; the July 2020 classification "
+           "post's 'Prototype (was Experimental)' is no relation of the graph (it announces no "
+           "release)",
     # -- hardware support
     "q20": "extraction: releases-supporting MPS finds 1.12 (said of the release in prose, no "
            "stability), 2.0 [Beta] and 2.12; 1.12's Prototype is not tied to MPS, 'Apple "
@@ -165,9 +162,9 @@ XFAIL: dict[str, str] = {
     "q46": "extraction: features-of-library PyTorch lists functorch (PART_OF PyTorch) but the "
            "graph has nothing from functorch to torch.func (2.0), and PyTorch BASED_ON functorch "
            "(reversed, not PART_OF)",
-    "q47": "extraction: part-of ExecuTorch is an empty table: the graph has ExecuTorch "
-           "BASED_ON PyTorch, not PART_OF (the 2026 post 'ExecuTorch becomes part of PyTorch "
-           "Core' is not read)",
+    "q47": "query: part-of reads PART_OF, which the contract allows only from a Feature; "
+           "ExecuTorch is a Library ('ExecuTorch becomes part of PyTorch Core' joins two "
+           "libraries), so the graph has ExecuTorch BASED_ON PyTorch and no PART_OF",
     "q48": "naming: the float8 post mentions 'FSDP2', a node of its own, so posts-about FSDP "
            "lists 9 of the 10 posts",
     # -- diffs
