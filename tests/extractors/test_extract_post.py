@@ -451,3 +451,15 @@ def test_what_a_sentence_says_is_available_from_a_release():
     introduced = {(f[1], f[2]) for f in facts_of(text, "Scaling PyTorch models with FSDP")
                   if f[0] == "INTRODUCES"}
     assert introduced == {("PyTorch/XLA 1.12", "FSDP")}
+
+
+def test_a_credit_line_names_who_developed_the_sections_feature():
+    """"Added by <person> (<company>)", "implemented for CUDA by ...": the company developed
+    the feature of the section the credit closes."""
+    text = ("We are excited to announce the release of PyTorch 2.12.\n\n## Performance\n\n"
+            "### Expandable segments\n\nAMD GPUs now support expandable memory segments. "
+            "Added by Prachi Gupta (AMD) (PR #173330).\n\n### FMA-based addcdiv lowering\n\n"
+            "This was first implemented for CUDA by Michael Lazos (Meta) (PR #174912).\n")
+    developed = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.12 Release Blog",
+                                                 "en_core_web_sm") if f[0] == "DEVELOPED_BY"}
+    assert developed == {("Expandable segments", "AMD"), ("FMA-based addcdiv lowering", "Meta")}
