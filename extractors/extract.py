@@ -89,8 +89,45 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
-    result.mentions = _without_idle_languages(result.mentions, result.facts)
+    result.mentions = sorted(_without_idle_languages(result.mentions, result.facts)
+                             + _headings_of_apis(doc, lines, by_line, result.facts))
     return result
+
+
+def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                      facts: list[Fact]) -> list[Mention]:
+    """A feature heading whose section opens by saying what an API is or does names that API:
+    "[Beta] CUDA-based CTC decoder", then "torchaudio.models.decoder.CUCTCDecoder performs CTC
+    beam search in CUDA devices". The heading is read as a mention of the API, so resolution
+    makes one node of the two. Not when the API "now" does more: "torch.compile now
+    understands NumPy" under "torch.compile + NumPy" is about another thing."""
+    text = _text(doc)
+    starts = [line.start for line in lines]
+    mentions = []
+    for fact in facts:
+        if fact.rule not in _HEADING_RULES or fact.start < 0:
+            continue
+        at = bisect.bisect_right(starts, fact.start) - 1
+        body = next((line for line in lines[at + 1:at + 9]
+                     if line.kind != "code" and text[line.start:line.end].strip()), None)
+        if body is None or body.kind == "heading" or lines[at].kind not in ("heading", "bullet"):
+            continue
+        api = next((s for s in by_line.get(body.start, []) if s.label_ == "Feature"
+                    and _CODE_NAME.fullmatch(s.id_ or s.text) and s.id_ != fact.target.name
+                    and not text[body.start:s.start_char].strip(" \t*_`-")), None)
+        if api is not None and _DEFINES.match(text, api.end_char):
+            mentions.append(Mention(_entity(api), fact.target.name, fact.start, fact.end))
+    return mentions
+
+
+_HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading"}
+#: An API's documented path ("torchaudio.io.AudioEffector"); a class alone ("StreamReader is
+#: TorchAudio's new I/O API" under "Streaming API") is one part of the feature, not its name.
+_CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+#: What an API is or does, said as a definition: "performs", "can apply", "is TorchAudio's new
+#: I/O API", "allows users", "includes"; not "now supports", "previously only supported".
+_DEFINES = re.compile(r"[\s`_*]*\s(?:is|are|allows|enables|lets|performs|provides|includes|"
+                      r"can\s+(?!now\b)\w+)\b", re.I)
 
 
 def _without_idle_languages(mentions: list[Mention], facts: list[Fact]) -> list[Mention]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ptkg.extractors.pipeline import run_extraction
+from ptkg.graph import build_graph
 from ptkg.records import Entity, Post
 
 BLOG = "https://pytorch.org/blog/"
@@ -463,3 +464,21 @@ def test_a_credit_line_names_who_developed_the_sections_feature():
     developed = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.12 Release Blog",
                                                  "en_core_web_sm") if f[0] == "DEVELOPED_BY"}
     assert developed == {("Expandable segments", "AMD"), ("FMA-based addcdiv lowering", "Meta")}
+
+
+def test_a_heading_whose_section_defines_an_api_is_that_api():
+    """"[Beta] CUDA-based CTC decoder", then "torchaudio.models.decoder.CUCTCDecoder performs
+    CTC beam search": one node, named by the API, the heading an alias; "torch.compile now
+    understands NumPy" under "torch.compile + NumPy" is about another thing."""
+    text = ("# TorchAudio\n\nTorchAudio v2.1 introduces the following new features.\n\n"
+            "**[Beta] CUDA-based CTC decoder**\n\n"
+            "`torchaudio.models.decoder.CUCTCDecoder` performs CTC beam search in CUDA devices."
+            "\n\n**[Beta] Faster NumPy tracing**\n\n"
+            "`torch.compile` now understands how to compile NumPy operations.\n")
+    results = run_extraction([Post(BLOG + "p/", text, "New library updates in PyTorch 2.1")],
+                             model="blank", jobs=1)
+    graph = build_graph(results)
+    decoder = graph.nodes["Feature:torchaudio.models.decoder.CUCTCDecoder"]
+    assert "CUDA-based CTC decoder" in decoder["aliases"]
+    assert "Feature:CUDA-based CTC decoder" not in graph
+    assert "Feature:Faster NumPy tracing" in graph
