@@ -109,6 +109,9 @@ _TORCH_LIBRARY = re.compile(
 
 
 _VERSION = r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d|x\b|%)"
+# A version, or a major alone ("FFmpeg 6, 5 and 4.4": a list may open with one).
+_VERSION_OR_MAJOR = (r"v?(?P<version>\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?!\d|\.\d|x\b|%)"
+                     r"|\d{1,2}(?![\w.]|\.\d))")
 
 
 _BARE_RELEASE = re.compile(
@@ -378,7 +381,6 @@ class EntityFinder:
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
         self._release: re.Pattern | None = None
-        self._major_release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
         self._family: re.Pattern | None = None
         self._library_api: re.Pattern | None = None
@@ -425,14 +427,9 @@ class EntityFinder:
             rf"(?:{_alternatives(surfaces['Hardware'])})[ \t]+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
-        self._release = re.compile(
+        self._release = re.compile(  # a version, or a major that may open a list
             r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
-            r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION,
-            re.I,
-        )
-        self._major_release = re.compile(
-            r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
-            r")\s+v?(?P<version>\d{1,2})(?![\w.]|\.\d)", re.I)
+            r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         self._family = re.compile(
             _START + rf"(?P<name>(?:{_alternatives(families)})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
@@ -521,23 +518,21 @@ class EntityFinder:
         sentence after a list ("The support for 4.3, 4.2 and 4.1 are dropped"): that
         library's too."""
         lists = []  # (start, end, library) of each list, in text order
-        for pattern in (self._release, self._major_release):
-            for m in pattern.finditer(text):
-                library = m.group("library").lower()
-                library = _TOOLKITS.get(library) or self.library_names.get(
-                    library, m.group("library"))
-                more_versions = _MORE_VERSIONS if pattern is self._release else _MORE_MAJORS
-                versions = [m]
-                while more := more_versions.match(text, versions[-1].end()):
-                    versions.append(more)
-                if pattern is self._major_release and not any(
-                        "." in v.group("version") for v in versions):
-                    continue  # "FFmpeg 6" alone, or "Python 3 and 4", lists no release
-                lists.append((m.start(), versions[-1].end(), library))
-                for i, version in enumerate(versions):
-                    yield self._candidate(doc, version, "release", "Release",
-                                          f"{library} {_short_version(version.group('version'))}",
-                                          "version" if i else 0)
+        for m in self._release.finditer(text):
+            library = m.group("library").lower()
+            library = _TOOLKITS.get(library) or self.library_names.get(library, m.group("library"))
+            major = "." not in m.group("version")
+            versions = [m]
+            more_versions = _MORE_MAJORS if major else _MORE_VERSIONS
+            while more := more_versions.match(text, versions[-1].end()):
+                versions.append(more)
+            if major and not any("." in v.group("version") for v in versions):
+                continue  # "FFmpeg 6" alone, or "Python 3 and 4", lists no release
+            lists.append((m.start(), versions[-1].end(), library))
+            for i, version in enumerate(versions):
+                yield self._candidate(doc, version, "release", "Release",
+                                      f"{library} {_short_version(version.group('version'))}",
+                                      "version" if i else 0)
         lists.sort()
         for m in _BARE_LIST.finditer(text):
             before = [item for item in lists if item[1] <= m.start()]
