@@ -112,15 +112,18 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
                      if line.kind != "code" and text[line.start:line.end].strip()), None)
         if body is None or body.kind == "heading" or lines[at].kind not in ("heading", "bullet"):
             continue
+        feature = fact.source if fact.type == "PART_OF" else fact.target
         api = next((s for s in by_line.get(body.start, []) if s.label_ == "Feature"
-                    and _CODE_NAME.fullmatch(s.id_ or s.text) and s.id_ != fact.target.name
+                    and _CODE_NAME.fullmatch(s.id_ or s.text) and s.id_ != feature.name
                     and not text[body.start:s.start_char].strip(" \t*_`-")), None)
         if api is not None and _DEFINES.match(text, api.end_char):
-            mentions.append(Mention(_entity(api), fact.target.name, fact.start, fact.end))
+            mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
     return mentions
 
 
-_HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading"}
+#: The rules that read a feature from a heading: a release's, or a library's section.
+_HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading",
+                  "part_of.library_section"}
 #: An API's documented path ("torchaudio.io.AudioEffector"); a class alone ("StreamReader is
 #: TorchAudio's new I/O API" under "Streaming API") is one part of the feature, not its name.
 _CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")

@@ -163,6 +163,7 @@ GENERIC_PREFIXES = ("pytorch",)
 def generic_stems(name: str) -> list[tuple[str, str]]:
     """The names ``name`` reduces to without a generic first or last word, with the reason;
     ``PyTorch X`` also to the module ``torch.x`` ("PyTorch Distributed" is torch.distributed);
+    a heading's name to the part after its area and a spaced dash;
     ``X Parallelism`` to ``X Parallel`` (not data parallelism: ``DataParallel`` is one of its
     two modules).
 
@@ -180,6 +181,8 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
     []
     >>> generic_stems("CUDA-support in RPC using TensorPipe")
     [('CUDA-support in RPC', "with the means 'using TensorPipe'")]
+    >>> generic_stems("NCCL Reliability - Async Error/Timeout Handling")
+    [('Async Error/Timeout Handling', "under its area 'NCCL Reliability'")]
     """
     words = name.split()
     last = len(words)
@@ -195,6 +198,9 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
                 f"words {', '.join(added[:-1])} and {added[-1]}")))
     if first and len(words) == 2 and re.fullmatch(r"[A-Za-z]\w*", words[1]):
         stems.append((f"torch.{words[1].lower()}", "with 'PyTorch' for 'torch.'"))
+    area = _AREA.match(name)
+    if area and len(area.group("rest").split()) >= 2:  # "NCCL Reliability - Async ... Handling"
+        stems.append((area.group("rest"), f"under its area {area.group('area')!r}"))
     means = _MEANS.search(name)
     if means and len(name[:means.start()].split()) >= 3:  # a stem that still names one thing
         stems.append((name[:means.start()], f"with the means {means.group(0).strip()!r}"))
@@ -204,6 +210,9 @@ def generic_stems(name: str) -> list[tuple[str, str]]:
     return [(stem, reason) for stem, reason in stems if len(name_key(stem)) >= 3]
 
 
+#: A heading's area before a spaced dash, then the feature: "NCCL Reliability - Async
+#: Error/Timeout Handling".
+_AREA = re.compile(r"(?P<area>[^-–—]+?)\s+[-–—]\s+(?P<rest>\S.*)$")
 #: How a feature is built, after its name: "CUDA-support in RPC using TensorPipe".
 _MEANS = re.compile(r"\s+(?:using|via)\s+\S+$")
 #: A ``torch.*`` API, or an environment variable that works as one ("TORCH_LOGS").

@@ -156,6 +156,10 @@ MERGES = [
         ("Feature", "TORCH_LOGS", 2),
         ("Feature", "Fine-grained configurable logging via TORCH_LOGS", 1)],
      ("Feature", "TORCH_LOGS"), "the heading names the API TORCH_LOGS"),
+    ("a heading's area before a dash", [
+        ("Feature", "async error/timeout handling", 2),
+        ("Feature", "NCCL Reliability - Async Error/Timeout Handling", 1)],
+     ("Feature", "async error/timeout handling"), "under its area 'NCCL Reliability'"),
     ("API typo", [("Feature", "torch.use_deterministic_algorithms", 9),
                   ("Feature", "torch.use_determinstic_algorithms", 1)],
      ("Feature", "torch.use_deterministic_algorithms"), "in an API's name (a typo)"),

@@ -482,3 +482,14 @@ def test_a_heading_whose_section_defines_an_api_is_that_api():
     assert "CUDA-based CTC decoder" in decoder["aliases"]
     assert "Feature:CUDA-based CTC decoder" not in graph
     assert "Feature:Faster NumPy tracing" in graph
+
+
+def test_a_library_section_heading_that_defines_an_api_is_that_api():
+    """In a library's section without a release ("### [Beta] Environment wrappers", then
+    "torchrl.envs includes several wrappers"), the heading's feature is the API too."""
+    text = ("## TorchRL\n\n### [Beta] Environment wrappers and transforms\n\n"
+            "torchrl.envs includes several wrappers around common environment libraries.\n")
+    results = run_extraction([Post(BLOG + "p/", text, "New Library Updates in PyTorch 2.0")],
+                             model="blank", jobs=1)
+    graph = build_graph(results)
+    assert "Environment wrappers and transforms" in graph.nodes["Feature:torchrl.envs"]["aliases"]
