@@ -306,3 +306,26 @@ def one_letter_typo_in_api(a: str, b: str) -> bool:
     plural = i == len(shorter) and longer[i] == "s"  # "torch.distributions": another name
     return i > 0 and not plural and longer[i].isalpha() and longer[:i] + longer[i + 1:] == shorter
 
+
+#: Words that do not tell two feature names apart when the others are the same, in any order.
+_LINKING_WORDS = frozenset({"support", "for", "on", "in", "of", "the", "a", "an", "with", "to",
+                            "and", "now", "new"})
+
+
+def content_words(name: str) -> frozenset[str] | None:
+    """The words of a feature's name but the linking ones, singular, in no order, when there
+    are three or more: "Distributed training on Windows" and "Windows support for Distributed
+    Training" say the same.
+
+    Examples
+    --------
+    >>> content_words("Windows support for Distributed Training") == content_words(
+    ...     "Distributed training on Windows")
+    True
+    >>> content_words("CUDA support in RPC") is None
+    True
+    """
+    words = {singular(w) or w for w in re.findall(r"[\w./+-]+", name.casefold())}
+    words -= _LINKING_WORDS
+    return frozenset(words) if len(words) >= 3 else None
+

@@ -27,7 +27,9 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
 7. **plural** (same label): ``GradScalers`` is ``GradScaler`` when both are names, ``Named
    Tensors`` is ``Named Tensor``; not a lower-case code name (``torch.ones``), nor the plurals
    that are names of their own (``Transformers``, ``Datasets``: Hugging Face's libraries).
-8. **generic word** (Feature): ``BetterTransformer API`` is ``BetterTransformer``, ``PyTorch
+8. **generic word** (Feature): the same words in another order, linking words aside ("Windows
+   support for Distributed Training" is "Distributed training on Windows", when no third name
+   has them); ``BetterTransformer API`` is ``BetterTransformer``, ``PyTorch
    Profiler`` is ``Profiler``, when both are names (last words API, APIs, module, package,
    support, feature, integration; first word PyTorch); "PyTorch Distributed" is the module
    ``torch.distributed``; ``Tensor Parallelism`` is ``TensorParallel`` (not data parallelism:
@@ -81,6 +83,7 @@ from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patt
 
 from .curation import Curation
 from .names import (
+    content_words,
     generic_stems,
     heading_api,
     name_key,
@@ -473,6 +476,17 @@ class Resolver:
                         break
                 if done:
                     break
+        by_words: dict[frozenset[str], set[Entity]] = defaultdict(set)
+        for root in groups.roots("Feature"):
+            for entity in groups.members[root]:
+                if words := content_words(entity.name):
+                    by_words[words].add(root)
+        for _, found in sorted(by_words.items(), key=lambda item: sorted(item[0])):
+            roots = sorted({groups.root(r) for r in found})
+            if len(roots) == 2:  # more would be a family of names, not one feature's two
+                heavy, light = groups.heavier(*roots)
+                groups.union(light, heavy, f"the words of {groups.display(heavy)} in "
+                                           "another order")
 
     def _heading_apis(self, groups: _Groups) -> None:
         """Rule 9: a heading about one torch API is that API."""
