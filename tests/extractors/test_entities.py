@@ -280,6 +280,12 @@ def test_issue12_family_and_its_versions(blank_nlp, text, expected):
     assert found(blank_nlp, text) == expected
 
 
+def test_a_version_of_a_model_family_is_read_with_it(blank_nlp):
+    """DeepLab is a family (the alias pack's ``family``): "DeepLab V3" is one model, which
+    resolution makes one node with DeepLabV3."""
+    assert found(blank_nlp, "Use DeepLab V3 to segment images!") == {("Model", "DeepLab V3")}
+
+
 def test_a_dtype_named_by_its_other_name_is_the_dtype(blank_nlp):
     """The alias pack gives the dtypes' documented other names: torch.half is torch.float16."""
     assert found(blank_nlp, "16-bit floating point torch.float16 or torch.half") == {
