@@ -229,7 +229,7 @@ _LISTED = re.compile(r"(?:^|[,;:\n]|\band|\bwith)[ \t]*$")
 # "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
 _ORG_SUFFIX = re.compile(
     _START + r"(?P<name>(?:[A-Z][\w&-]*[ \t]+){1,2}(?:Foundation|Labs|Research|Corporation"
-    r"|Technologies|Inc\.?))(?![ \t]+[A-Z]|\w)")
+    r"|Technologies|University|Institute|Inc\.?))(?![ \t]+[A-Z]|\w)")
 
 # "Warp Specialization", "Vertical Fusion", "TLX Block Attention": a named technique.
 _TECHNIQUE = re.compile(
@@ -431,7 +431,7 @@ class EntityFinder:
             r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         self._family = re.compile(
-            _START + rf"(?P<name>(?:{_alternatives(families)})"
+            _START + rf"(?P<name>(?:{_inner_case_free(families)})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
@@ -917,6 +917,14 @@ def _alternatives(surfaces: list[str]) -> str:
     """A regex alternation of ``surfaces``, longest first (none: one that never matches)."""
     ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
     return "|".join(re.escape(s) for s in ordered) or "(?!)"
+
+
+def _inner_case_free(surfaces: list[str]) -> str:
+    """An alternation of ``surfaces`` whose letters after the first match in any case: the
+    family MiniMax is also written "Minimax M2.5", never "minimax" (a lower-case slug, such as
+    "kimi-k25-3node-h100", is a file's name, not the model's)."""
+    ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
+    return "|".join(re.escape(s[0]) + "(?i:" + re.escape(s[1:]) + ")" for s in ordered) or "(?!)"
 
 
 def _short_version(version: str) -> str:

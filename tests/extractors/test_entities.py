@@ -280,6 +280,24 @@ def test_issue12_family_and_its_versions(blank_nlp, text, expected):
     assert found(blank_nlp, text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Originally developed by Moonshot AI and Tsinghua University, Mooncake is an engine.",
+     ("Organization", "Tsinghua University")),
+    ("It serves Minimax M2.5 and Qwen3.5.", ("Model", "Minimax M2.5")),
+    ("It works with SGLang and TensorRT LLM today.", ("Library", "TensorRT-LLM")),
+], ids=["university", "family-inner-case", "spelled-with-a-space"])
+def test_names_of_2026_posts_by_rule_and_pack(blank_nlp, text, expected):
+    """A university is an organization by its suffix; a family's inner letters match in any
+    case (MiniMax, "Minimax M2.5"); TensorRT LLM is TensorRT-LLM, not TensorRT."""
+    assert expected in found(blank_nlp, text)
+    assert ("Library", "TensorRT") not in found(blank_nlp, text)
+
+
+def test_a_lower_case_slug_is_no_model_of_a_family(blank_nlp):
+    assert not {e for e in found(blank_nlp, "Run kimi-k25-3node-h100 with Kimi K2.5.")
+                if e[1].startswith("kimi")}
+
+
 def test_a_version_of_a_model_family_is_read_with_it(blank_nlp):
     """DeepLab is a family (the alias pack's ``family``): "DeepLab V3" is one model, which
     resolution makes one node with DeepLabV3."""
