@@ -226,6 +226,9 @@ _LEGAL_SUFFIX = re.compile(r"[ \t]+(?:GmbH|Inc\.?|Ltd\.?|LLC|AG|SA|SAS|Corp\.?)$
 _MAKER = re.compile(r"^\**[ \t]*\((?P<org>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)\)")
 _LISTED = re.compile(r"(?:^|[,;:\n]|\band|\bwith)[ \t]*$")
 
+# A backend named by its code name in quotes: "the “sox_io” backend", "“soundfile” backend".
+_QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+backend\b")
+
 # "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
 _ORG_SUFFIX = re.compile(
     _START + r"(?P<name>(?:[A-Z][\w&-]*[ \t]+){1,2}(?:Foundation|Labs|Research|Corporation"
@@ -559,6 +562,9 @@ class EntityFinder:
                                   self._product_model(name) or name)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
+        for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend": a feature
+            yield self._candidate(doc, m, "device_backend", "Feature",
+                                  f"{m.group('name')} backend")
 
     def _near_library(self, name: str) -> str:
         """A known library one letter away from ``name``: "TorchaAudio" is torchaudio."""

@@ -285,10 +285,13 @@ def test_issue12_family_and_its_versions(blank_nlp, text, expected):
      ("Organization", "Tsinghua University")),
     ("It serves Minimax M2.5 and Qwen3.5.", ("Model", "Minimax M2.5")),
     ("It works with SGLang and TensorRT LLM today.", ("Library", "TensorRT-LLM")),
-], ids=["university", "family-inner-case", "spelled-with-a-space"])
+    ("Changing the default backend to “sox_io” (for Linux), and the “soundfile” backend’s API.",
+     ("Feature", "soundfile backend")),
+], ids=["university", "family-inner-case", "spelled-with-a-space", "quoted-backend"])
 def test_names_of_2026_posts_by_rule_and_pack(blank_nlp, text, expected):
     """A university is an organization by its suffix; a family's inner letters match in any
-    case (MiniMax, "Minimax M2.5"); TensorRT LLM is TensorRT-LLM, not TensorRT."""
+    case (MiniMax, "Minimax M2.5"); TensorRT LLM is TensorRT-LLM, not TensorRT; a backend named
+    by its code name in quotes is a feature."""
     assert expected in found(blank_nlp, text)
     assert ("Library", "TensorRT") not in found(blank_nlp, text)
 
