@@ -70,6 +70,7 @@ RULES = {
     "library_api": PRIORITY["api"], "device_code": PRIORITY["api"],
     "snake_api": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
+    "quoted_backend": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
     "pip_install": PRIORITY["library"], "model_name": PRIORITY["api"],
     "typed_name": PRIORITY["named"], "org_suffix": PRIORITY["named"],
@@ -563,7 +564,7 @@ class EntityFinder:
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
         for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend": a feature
-            yield self._candidate(doc, m, "device_backend", "Feature",
+            yield self._candidate(doc, m, "quoted_backend", "Feature",
                                   f"{m.group('name')} backend")
 
     def _near_library(self, name: str) -> str:

@@ -1001,7 +1001,7 @@ def _said_new(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list
         after = text[span.end_char:min(sentence.end_char, line.end)]
         said = (_ADDED_SUBJECT.fullmatch(lead) and _WAS_ADDED.match(after)
                 or _NOW_EXPOSES.search(lead)
-                or line.kind == "bullet" and _is_api(span) and span.start_char < sentence.end_char
+                or line.kind == "bullet" and _is_api(span)
                 and _BULLET_LEAD.fullmatch(text, line.start, span.start_char)
                 and _DOES_MORE.match(after))
         if said:
