@@ -435,7 +435,7 @@ class EntityFinder:
             r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         self._family = re.compile(
-            _START + rf"(?P<name>(?:{_inner_case_free(families)})"
+            _START + rf"(?P<name>(?:{_alternatives(families, _inner_case_free)})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
@@ -920,18 +920,19 @@ def _citation(text: str, offset: int) -> bool:
     return bool(_YEAR.search(line) and _REFERENCE.search(line))
 
 
-def _alternatives(surfaces: list[str]) -> str:
-    """A regex alternation of ``surfaces``, longest first (none: one that never matches)."""
+def _alternatives(surfaces: list[str],
+                  escape: Callable[[str], str] = re.escape) -> str:
+    """A regex alternation of ``surfaces``, longest first (none: one that never matches), each
+    made a pattern by ``escape``."""
     ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
-    return "|".join(re.escape(s) for s in ordered) or "(?!)"
+    return "|".join(escape(s) for s in ordered) or "(?!)"
 
 
-def _inner_case_free(surfaces: list[str]) -> str:
-    """An alternation of ``surfaces`` whose letters after the first match in any case: the
-    family MiniMax is also written "Minimax M2.5", never "minimax" (a lower-case slug, such as
+def _inner_case_free(surface: str) -> str:
+    """``surface`` as a pattern whose letters after the first match in any case: the family
+    MiniMax is also written "Minimax M2.5", never "minimax" (a lower-case slug, such as
     "kimi-k25-3node-h100", is a file's name, not the model's)."""
-    ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
-    return "|".join(re.escape(s[0]) + "(?i:" + re.escape(s[1:]) + ")" for s in ordered) or "(?!)"
+    return re.escape(surface[0]) + "(?i:" + re.escape(surface[1:]) + ")"
 
 
 def _short_version(version: str) -> str:

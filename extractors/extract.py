@@ -31,7 +31,7 @@ from ptkg.extractors.sections import (
     section_contexts,
 )
 from ptkg.extractors.text import Line
-from ptkg.names import name_key, version_key
+from ptkg.names import DOTTED_API, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
 
@@ -114,7 +114,7 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
             continue
         feature = fact.source if fact.type == "PART_OF" else fact.target
         api = next((s for s in by_line.get(body.start, []) if s.label_ == "Feature"
-                    and _CODE_NAME.fullmatch(s.id_ or s.text) and s.id_ != feature.name
+                    and DOTTED_API.fullmatch(s.id_ or s.text) and s.id_ != feature.name
                     and not text[body.start:s.start_char].strip(" \t*_`-")), None)
         if api is not None and _DEFINES.match(text, api.end_char):
             mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
@@ -124,9 +124,6 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
 #: The rules that read a feature from a heading: a release's, or a library's section.
 _HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading",
                   "part_of.library_section"}
-#: An API's documented path ("torchaudio.io.AudioEffector"); a class alone ("StreamReader is
-#: TorchAudio's new I/O API" under "Streaming API") is one part of the feature, not its name.
-_CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 #: What an API is or does, said as a definition: "performs", "can apply", "is TorchAudio's new
 #: I/O API", "allows users", "includes"; not "now supports", "previously only supported".
 _DEFINES = re.compile(r"[\s`_*]*\s(?:is|are|allows|enables|lets|performs|provides|includes|"

@@ -443,13 +443,10 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
         return []
     listed = left[-1:]  # and the names listed with it: "4.3, 4.2 and 4.1 are dropped"
     for before in reversed(left[:-1]):
-        if not all(t.text.lower() in _LIST_WORDS for t in trigger.doc[before.end:listed[0].start]):
+        if not _glue(trigger.doc[before.end:listed[0].start]):
             break
         listed.insert(0, before)
     return listed
-
-
-_LIST_WORDS = {",", "and", "or", "&", "/"}
 
 
 def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: Span,

@@ -54,6 +54,8 @@ SPELLINGS: tuple[tuple[str, str, str], ...] = (
     (r"i/o", "io", "I/O = IO"),
     (r"isation", "ization", "-isation = -ization"),
 )
+#: An API's documented path, dotted: ``torchaudio.io.AudioEffector`` (not a version, "Wav2Vec2.0").
+DOTTED_API = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 #: ``torch`` modules that a post may name without ``torch.`` ("linalg", "fft"), never an English
 #: word a heading could mean otherwise ("special", "sparse", "package" are left out).
 TORCH_MODULES = frozenset({"linalg", "fft", "nn", "fx", "jit", "autograd", "optim",

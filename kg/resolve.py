@@ -83,6 +83,7 @@ from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patt
 
 from .curation import Curation
 from .names import (
+    DOTTED_API,
     content_words,
     generic_stems,
     heading_api,
@@ -108,7 +109,6 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
 #: Words of a hardware name that do not make another product: a memory size, a form factor.
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
-_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 #: A function's name spelled in words, maybe with the release it came in: "Scaled dot product
 #: attention 2.0" is scaled_dot_product_attention.
@@ -412,14 +412,14 @@ class Resolver:
     def _api_typos(self, groups: _Groups) -> None:
         """Rule 5, for code: a dotted API with a letter added or dropped in one long part of
         another, mentioned as often at most, is that API."""
-        apis = [r for r in groups.roots("Feature") if _DOTTED.match(groups.display(r))]
-        for rare in apis:
-            rare = groups.root(rare)
-            if groups.weight[rare] > 2:
+        names = {r: groups.display(r) for r in groups.roots("Feature")}  # named once
+        apis = {r: name for r, name in names.items() if DOTTED_API.fullmatch(name)}
+        for rare, name in apis.items():
+            if groups.weight.get(rare, 3) > 2:  # common, or no longer a root
                 continue
-            others = {groups.root(c) for c in apis} - {rare}
-            matches = {c for c in others if groups.weight[c] >= groups.weight[rare]
-                       and one_letter_typo_in_api(groups.display(rare), groups.display(c))}
+            matches = {groups.root(c) for c, other in apis.items()
+                       if one_letter_typo_in_api(name, other)} - {groups.root(rare)}
+            matches = {c for c in matches if groups.weight[c] >= groups.weight[rare]}
             if len(matches) == 1:
                 (target,) = matches
                 heavy, light = groups.heavier(rare, target)
