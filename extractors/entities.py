@@ -970,9 +970,12 @@ def _names_only(line: str) -> bool:
     return bool(names.strip()) and not _LOWER_WORD.search(names)
 
 
-#: What stands between a name and its former name: "AmplitudeToDB (previously named".
-_FORMERLY = re.compile(r"\W{0,3}\(?\s*(?:previously|formerly)(?:\s+(?:named|called|known\s+as))?"
-                       r"\W{0,3}$", re.I)
+#: What stands between a name and its former name in one sentence: "AmplitudeToDB (previously
+#: named"; not "specific to SGD. Previously, SWA".
+_FORMERLY = re.compile(r"[^\w.\n]{0,3}\(?\s*(?:previously|formerly)"
+                       r"(?:\s+(?:named|called|known\s+as))?[^\w.\n]{0,3}$", re.I)
+#: A name read as the start of a longer word: "pytorch" of "pytorch-pretrained-bert".
+_JOINED = re.compile(r"[-_.]\w")
 
 
 def _renamed(spans: list[Span], text: str) -> list[Span]:
@@ -982,7 +985,8 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
     renamed = list(spans)
     for i, (name, former) in enumerate(zip(spans, spans[1:], strict=False)):
         if name.label_ == former.label_ and name.id_ != former.id_ and _FORMERLY.match(
-                text[name.end_char:former.start_char]):
+                text[name.end_char:former.start_char]) and not _JOINED.match(
+                text, former.end_char):
             renamed[i + 1] = Span(former.doc, former.start, former.end, label=name.label_,
                                   span_id=name.id_)
     return renamed

@@ -352,6 +352,11 @@ def test_issue12_toolkit_versions_and_the_versions_after_them_are_releases(blank
      {("Feature", "MuLawDecoding")}),
     ("Compare `AmplitudeToDB` (and `SpectrogramToDB`) here.",
      {("Feature", "AmplitudeToDB"), ("Feature", "SpectrogramToDB")}),
-], ids=["previously-named", "formerly-called", "no-rename"])
+    ("It is not specific to `AmplitudeToDB`.\n\nPreviously, `SpectrogramToDB` was in contrib.",
+     {("Feature", "AmplitudeToDB"), ("Feature", "SpectrogramToDB")}),
+    ("HuggingFace PyTorch-Transformers (formerly known as pytorch-pretrained-bert) is a library",
+     {("Library", "Hugging Face Transformers"), ("Library", "PyTorch")}),
+], ids=["previously-named", "formerly-called", "no-rename", "next-sentence-previously",
+        "former-name-part-of-a-word"])
 def test_issue12_a_former_name_the_post_states_is_read_as_the_name(blank_nlp, text, expected):
     assert found(blank_nlp, text) == expected
