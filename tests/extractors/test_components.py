@@ -175,8 +175,10 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("BASED_ON", "functorch", "JAX")),
     ("The team has upstreamed torch.compile support for it into PyTorch/XLA.",
      ("PART_OF", "torch.compile", "PyTorch/XLA")),
+    ("We present FlexAttention, a Triton kernel targeting NVIDIA Blackwell GPUs.",
+     ("SUPPORTS", "FlexAttention", "Blackwell")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
-        "implementations-listed", "apposition", "adverb-opening", "into"])
+        "implementations-listed", "apposition", "adverb-opening", "into", "targeting"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
