@@ -131,7 +131,11 @@ def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
      ("PART_OF", None, "PyTorch")),
     ("We use PyTorch's newly introduced CrossEntropyLoss label_smoothing parameter.",
      ("BASED_ON", None, "PyTorch")),
-], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner"])
+    # the extension is no name ptkg reads: not the post's subject either
+    ("SWAG, an extension of SWA, can approximate Bayesian model averaging.",
+     ("BASED_ON", None, "Stochastic Weight Averaging")),
+], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner",
+        "unnamed-extension"])
 def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     found = relations_found(blank_nlp, text)
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
@@ -177,8 +181,11 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("PART_OF", "torch.compile", "PyTorch/XLA")),
     ("We present FlexAttention, a Triton kernel targeting NVIDIA Blackwell GPUs.",
      ("SUPPORTS", "FlexAttention", "Blackwell")),
+    ("Torchaudio was redesigned to be an extension of PyTorch.",
+     ("BASED_ON", "torchaudio", "PyTorch")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
-        "implementations-listed", "apposition", "adverb-opening", "into", "targeting"])
+        "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
+        "extension-of"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
