@@ -370,8 +370,16 @@ def _library_sections(lines: list[Line], by_line: dict[int, list[Span]], doc_tex
                 break
             release = release or next((s for s in by_line[later.start] if s.label_ == "Release"
                                        and s.id_.rpartition(" ")[0] == library), None)
-        found[line] = (Entity("Library", library), release)
+        found[line] = (Entity("Library", library), release or _only_release(library, by_line))
     return found
+
+
+def _only_release(library: str, by_line: dict[int, list[Span]]) -> Span | None:
+    """The one release of ``library`` a post names, if it names one only: "TorchVision 0.16"
+    of a summary's table of library versions is the release of the "## TorchVision" section."""
+    releases = {s.id_: s for spans in by_line.values() for s in spans
+                if s.label_ == "Release" and s.id_.rpartition(" ")[0] == library}
+    return next(iter(releases.values())) if len(releases) == 1 else None
 
 
 class _Open(NamedTuple):

@@ -204,6 +204,23 @@ def test_library_section_announcement_opens_its_release():
                           ("PyTorch 1.12", "Channels Last on CPU")}
 
 
+@pytest.mark.parametrize(("summary", "release"), [
+    ("| TorchVision 0.16 | TorchAudio 2.1 |\n", "torchvision 0.16"),
+    ("| TorchVision 0.15 | TorchVision 0.16 |\n", "torchvision"),
+    ("", "torchvision"),
+], ids=["one-release-in-the-summary", "two-releases", "none"])
+def test_library_section_naming_no_release_is_the_one_release_the_post_names(summary, release):
+    """A "## TorchVision" section whose text names no release is the release of torchvision
+    that the post names elsewhere (a summary's table of versions), if it names only one;
+    otherwise its features are the library's."""
+    text = (f"Along with 2.1, we release library updates.\n\n{summary}\n## TorchVision\n\n"
+            "### [BETA] Faster JPEG decoding\n\nIt decodes on GPU.\n")
+    found = facts_of(text, "New Library Updates in PyTorch 2.1")
+    owners = {f[1] for f in found if f[0] == "INTRODUCES" and f[2] == "Faster JPEG decoding"} \
+        | {f[2] for f in found if f[0] == "PART_OF" and f[1] == "Faster JPEG decoding"}
+    assert owners == {release}
+
+
 @pytest.mark.parametrize(("heading", "feature"), [
     ("[Beta] Tensor Parallelism introduces more efficient ways to train LLMs",
      "Tensor Parallelism"),
@@ -493,3 +510,4 @@ def test_a_library_section_heading_that_defines_an_api_is_that_api():
                              model="blank", jobs=1)
     graph = build_graph(results)
     assert "Environment wrappers and transforms" in graph.nodes["Feature:torchrl.envs"]["aliases"]
+
