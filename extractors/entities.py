@@ -401,6 +401,8 @@ class EntityFinder:
         surfaces: dict[str, list[str]] = defaultdict(list)
         families: list[str] = []
         for record in self.patterns:
+            if record.get("resolve_only"):  # a name read otherwise (a heading) joins another
+                continue
             label, pattern = record["label"], record["pattern"]
             surface = pattern_surface(record)
             canonical = record.get("id") or surface

@@ -122,17 +122,13 @@ XFAIL: dict[str, str] = {
     "q16": "extraction: feature-stability FlexAttention has PyTorch 2.5 only; the Intel 2.6 "
            "post's FlexAttention on x86 CPU is not a 2.6 INTRODUCES, and 2.12's is the separate "
            "feature 'Inductor FlexAttention pipelining'",
-    "q17": "mapper: 'RPC-based' tokenizes as 'RPC - based', so only 'RPC' links (feature-lifecycle"
-           " RPC: 0 rows); feature-stability 'RPC based profiling' gives 1.8 [Stable] only: 1.6 "
-           "is the node 'Distributed RPC/Profiler', 1.7 'Enhancements to RPC-based Profiling'",
     "q18": "extraction: feature-stability gives 1.3 [Beta]; the July 2020 classification "
            "post's 'Prototype (was Experimental)' is no relation of the graph (it announces no "
            "release)",
     # -- hardware support
-    "q20": "extraction: releases-supporting MPS finds 1.12 (said of the release in prose, no "
-           "stability), 2.0 [Beta] and 2.12; 1.12's Prototype is not tied to MPS, 'Apple "
-           "silicon' is a Hardware node of its own (1.12, 1.13), torchvision 0.16's '[BETA] MPS "
-           "support' has no release fact",
+    "q20": "naming: 'Apple silicon' (1.12's M1 binaries [Prototype], 1.13's 'Support for M1 "
+           "Devices' [Beta]) is a Hardware node of its own, and the question names MPS first; "
+           "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
     "q21": "naming: the question names AMD GPUs and ROCm, two nodes; releases-supporting AMD "
            "GPU (the first named) finds 1.8 [Beta] but not ROCm's 2.2 and 2.12; extraction: no "
            "2.0 AMD GPU support",

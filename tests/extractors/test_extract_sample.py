@@ -64,7 +64,7 @@ SENTENCE_FACTS = [
     # based profiling." / "we also revamped our Android GPU backend prototype"
     (("Release", "PyTorch 1.8"), "INTRODUCES", ("Feature", "async error/timeout handling"),
      "Stable"),
-    (("Release", "PyTorch 1.8"), "INTRODUCES", ("Feature", "RPC based profiling"), "Stable"),
+    (("Release", "PyTorch 1.8"), "INTRODUCES", ("Feature", "RPC-based profiling"), "Stable"),
     (("Release", "PyTorch 1.8"), "INTRODUCES", ("Feature", "Android GPU backend"), "Prototype"),
     # a feature whose name names hardware or a platform
     (("Feature", "Android GPU backend"), "SUPPORTS", ("Hardware", "GPU"), None),
