@@ -159,15 +159,17 @@ _APPOSITION = re.compile(
     _START + _NAME + r"(?:,[ \t]+|[ \t]+is[ \t]+)(?:a|an)[ \t]+"
     r"(?:(?!of\b|for\b|to\b|in\b|with\b|on\b)[\w+-]+,?[ \t]+){0,6}?"
     r"(?P<kind>library|framework|compiler|DSL|toolkit|package|engine|SDK|solver)\b")
-# "libraries such as FairSeq, MetaSeq, and HuggingFace": each name of the list is a library.
-_LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+])?"
+# "libraries such as FairSeq, MetaSeq, and HuggingFace": each name of the list is a library;
+# "cloud providers (such as Google Drive or AWS S3)": each a platform.
+_LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+]){0,2}"
 _TYPED_LIST = re.compile(
     r"\b(?P<kind>librar(?:y|ies)|frameworks?|packages?|toolkits?|services?|compan(?:y|ies)"
-    r"|startups?|models?|architectures?)[ \t]+(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
+    r"|startups?|models?|architectures?|providers?)[ \t]+\(?(?:like|such[ \t]+as|including"
+    r"|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
                 "servic": "Platform", "compan": "Organization", "startu": "Organization",
-                "models": "Model", "model": "Model", "archit": "Model"}
+                "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform"}
 
 # "the ModelScope platform": a platform.
 _TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")
@@ -659,7 +661,13 @@ class EntityFinder:
                 if name.split()[0] in _NOT_NAMES or name in _NOT_FEATURES:
                     continue
                 start = m.start("items") + item.start()
-                yield self._known_span(doc, start, start + len(name), "typed_name", label, name)
+                if re.match(r"[ \t]+[A-Z]", text[start + len(name):start + len(name) + 2]):
+                    continue  # "Elastic Kubernetes Service": a name longer than a list item
+                candidate = self._known_span(doc, start, start + len(name), "typed_name", label,
+                                             name)
+                if name.lower() not in self.known:  # "Google Drive" of a list beats "Google"
+                    candidate = candidate._replace(priority=PRIORITY["context"])
+                yield candidate
         for m in _SPEAKER_ORG.finditer(text):
             org = _LEGAL_SUFFIX.sub("", m.group("org"))
             known = self.known.get(org.lower())

@@ -257,6 +257,21 @@ def test_issue12_libraries_listed_after_such_as(blank_nlp):
     assert "ATOM" not in {name for _, name in found(blank_nlp, text)}
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("connecting to cloud providers (such as Google Drive or AWS S3), the DataPipes",
+     {("Platform", "Google Drive"), ("Platform", "AWS S3")}),
+    ("within services such as Amazon Sagemaker and Elastic Kubernetes Service (EKS)",
+     {("Platform", "Elastic Kubernetes Service")}),
+], ids=["providers-in-parentheses", "three-word-item"])
+def test_issue12_a_listed_name_longer_than_a_known_one_is_the_listed_name(blank_nlp, text,
+                                                                          expected):
+    """A list typed by its kind names each item whole: "Google Drive", not the pack's Google;
+    an item is never cut short of the name it starts ("Elastic Kubernetes" of "... Service")."""
+    names = found(blank_nlp, text)
+    assert expected <= names
+    assert not {n for _, n in names if n in ("Google", "AWS", "Elastic Kubernetes")}
+
+
 def test_entity_finder_rules_have_priorities():
     """Every rule a candidate can name has a priority; typed contexts beat the pack."""
     assert RULES["contributor_org"] < RULES["pack"] < RULES["camel_case"]
