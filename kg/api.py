@@ -27,7 +27,7 @@ optional: :meth:`Result.to_df` says how to install it when it is missing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,7 @@ class Result(Sequence):
     evidence: list[list[dict]] = field(default_factory=list)  # one list per row
     gaps: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    also: list[dict[str, object]] = field(default_factory=list)  # more parameters run (union)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -80,6 +81,19 @@ class Result(Sequence):
         """The rows as dicts (column -> value)."""
         return list(self)
 
+    def union(self, other: Result, key: str) -> Result:
+        """This result and ``other`` (the same query run with another ``key`` parameter, kept
+        in ``also``) in one table, led by a ``key`` column that says whose each row is."""
+        mine = self if key in self.columns else replace(
+            self, columns=[key, *self.columns],
+            rows=[[self.params.get(key), *row] for row in self.rows])
+        return replace(
+            mine, rows=mine.rows + [[other.params.get(key), *row] for row in other.rows],
+            evidence=mine.evidence + other.evidence if mine.evidence else [],
+            also=[*mine.also, other.params],
+            gaps=list(dict.fromkeys(mine.gaps + other.gaps)),
+            warnings=list(dict.fromkeys(mine.warnings + other.warnings)))
+
     def to_df(self):
         """The rows as a pandas ``DataFrame`` (columns in RETURN order).
 
@@ -95,12 +109,12 @@ class Result(Sequence):
         return pd.DataFrame(self.rows, columns=self.columns)
 
     def to_dict(self) -> dict:
-        """JSON data: ``{"query", "params", "columns", "rows": [{column: value}],
-        "evidence": [[{"relation", "source", "target", "stability", "sentence", "url"}]],
-        "gaps": [lines], "warnings": [lines]}``."""
-        return {"query": self.query, "params": self.params, "columns": self.columns,
-                "rows": self.to_dicts(), "evidence": self.evidence, "gaps": self.gaps,
-                "warnings": self.warnings}
+        """JSON data: ``{"query", "params", "also": [params], "columns", "rows": [{column:
+        value}], "evidence": [[{"relation", "source", "target", "stability", "sentence",
+        "url"}]], "gaps": [lines], "warnings": [lines]}``."""
+        return {"query": self.query, "params": self.params, "also": self.also,
+                "columns": self.columns, "rows": self.to_dicts(), "evidence": self.evidence,
+                "gaps": self.gaps, "warnings": self.warnings}
 
 
 @dataclass
@@ -252,7 +266,10 @@ class Graph:
         mapping = self.mapper().map(question)
         if mapping.query is None:
             return Answer(mapping, None)
-        return Answer(mapping, self.run(mapping.query, mapping.params))
+        result = self.run(mapping.query, mapping.params)
+        for params in mapping.also:  # "AMD GPUs / ROCm": the rows of each
+            result = result.union(self.run(mapping.query, params), "hardware")
+        return Answer(mapping, result)
 
     def mapper(self) -> QuestionMapper:
         """The question mapper of this graph's names (built once)."""

@@ -281,10 +281,13 @@ class MappedQuestion:
     score: float = 0
     mentions: list[Mention] = field(default_factory=list)
     closest: list[str] = field(default_factory=list)  # question shapes, when not mapped
+    #: the parameters of the other devices the question names ("AMD GPUs / ROCm"): the answer
+    #: is the rows of each
+    also: list[dict[str, object]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"question": self.question, "query": self.query, "params": self.params,
-                "score": self.score, "closest": self.closest,
+                "also": self.also, "score": self.score, "closest": self.closest,
                 "mentions": [{"kind": m.kind, "value": m.value, "label": m.label,
                               "text": m.text} for m in self.mentions]}
 
@@ -474,7 +477,8 @@ class QuestionMapper:
                 best = (score, order, query, params)
         if best is None:
             return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
-        return MappedQuestion(question, best[2], best[3], best[0], mentions)
+        return MappedQuestion(question, best[2], best[3], best[0], mentions,
+                              also=_other_devices(best[2], best[3], mentions))
 
     def _release_pair(self, entities: list[Mention]) -> tuple[str, str] | None:
         """The two releases of one library a question compares, older first, or None."""
@@ -606,6 +610,19 @@ class QuestionMapper:
         if query == "announcements" and first("Release", "Feature", "Hardware"):
             return None
         return params
+
+
+def _other_devices(query: str, params: dict[str, object],
+                   mentions: list[Mention]) -> list[dict[str, object]]:
+    """The parameters of a hardware query for each other device (or platform) the question
+    names, of the label of the one it asks about: "AMD GPUs / ROCm", "Intel GPUs (XPU)"."""
+    asked = params.get("hardware")
+    if asked is None or "hardware" not in SHAPES[query]["takes"]:
+        return []
+    label = next(m.label for m in mentions if m.kind == "entity" and m.value == asked)
+    others = dict.fromkeys(m.value for m in mentions
+                           if m.kind == "entity" and m.label == label and m.value != asked)
+    return [{**params, "hardware": other} for other in others]
 
 
 #: The words of "X is part of Y": what comes before them is the part, after them the whole.

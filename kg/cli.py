@@ -977,9 +977,10 @@ def _echo_answer(answer) -> None:
         return
     result = answer.result
     query = get_query(result.query)
-    given = " ".join(f"--param {p.name}={json.dumps(result.params[p.name], ensure_ascii=False)}"
-                     for p in query.params if result.params.get(p.name) is not None)
-    click.echo(f"query: ptkg queries run {result.query} {given}".rstrip())
+    for params in (result.params, *result.also):  # "AMD GPUs / ROCm": one run for each
+        given = " ".join(f"--param {p.name}={json.dumps(params[p.name], ensure_ascii=False)}"
+                         for p in query.params if params.get(p.name) is not None)
+        click.echo(f"query: ptkg queries run {result.query} {given}".rstrip())
     click.echo(format_rows(result.columns, result.rows, "table"), nl=False)
     lines = []
     for number, entries in enumerate(result.evidence, start=1):

@@ -65,7 +65,8 @@ def test_issue13_run_carries_evidence_per_row(g):
 def test_issue13_run_result_to_dict_is_json(g):
     data = g.run("released-with", release="1.12").to_dict()
     assert json.loads(json.dumps(data)) == data
-    assert set(data) == {"query", "params", "columns", "rows", "evidence", "gaps", "warnings"}
+    assert set(data) == {"query", "params", "also", "columns", "rows", "evidence", "gaps",
+                         "warnings"}
     assert data["rows"] == [] and data["gaps"] == [
         "no post in the graph announces PyTorch 1.12: the library releases shipped with it are "
         "not known"]

@@ -173,6 +173,25 @@ def test_issue12_releases_that_support_a_device(mapper, question, hardware):
     assert (found.query, found.params) == ("releases-supporting", {"hardware": hardware})
 
 
+def test_issue12_a_question_naming_two_devices_asks_for_each(handmade_graph_file, mapper):
+    """"MPS / Apple silicon": the rows of each device, led by the device each row is for; the
+    CLI prints the query of each; a question naming one device asks for it alone."""
+    question = "Which PyTorch releases support MPS / Apple silicon?"
+    found = mapper.map(question)
+    assert (found.query, found.params, found.also) == (
+        "releases-supporting", {"hardware": "MPS"}, [{"hardware": "Apple silicon"}])
+    assert mapper.map("Which PyTorch releases support MPS?").also == []
+    answer = ptkg.open(handmade_graph_file).ask(question)
+    result = answer.result
+    assert result.columns[0] == "hardware" and result.also == [{"hardware": "Apple silicon"}]
+    assert {row["hardware"] for row in result} == {"MPS", "Apple silicon"}
+    assert len(result.evidence) == len(result)
+    lines = run("ask", question, "--graph", handmade_graph_file, catch=False).stdout.splitlines()
+    assert lines[:2] == ['query: ptkg queries run releases-supporting --param hardware="MPS"',
+                         'query: ptkg queries run releases-supporting --param '
+                         'hardware="Apple silicon"']
+
+
 @pytest.mark.parametrize(("question", "params"), [
     ("What library is FSDP part of?", {"name": "FSDP"}),
     ("Which library does Fully Sharded Data Parallel belong to?", {"name": "FSDP"}),

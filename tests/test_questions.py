@@ -129,13 +129,11 @@ XFAIL: dict[str, str] = {
     "q20": "naming: 'Apple silicon' (1.12's M1 binaries [Prototype], 1.13's 'Support for M1 "
            "Devices' [Beta]) is a Hardware node of its own, and the question names MPS first; "
            "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
-    "q21": "naming: the question names AMD GPUs and ROCm, two nodes; releases-supporting AMD "
-           "GPU (the first named) finds 1.8 [Beta] but not ROCm's 2.2 and 2.12; extraction: no "
-           "2.0 AMD GPU support",
+    "q21": "extraction: no 2.0 AMD GPU support ('TorchInductor with Nvidia and AMD GPUs will rely "
+           "on OpenAI Triton'); the question's two devices are asked each (AMD GPU 1.8 [Beta]; "
+           "ROCm 1.8, 2.2, 2.12)",
     "q22": "extraction: PyTorch/XLA SUPPORTS TPU is read for the library, not its releases "
            "PyTorch/XLA 1.5 and 1.12; releases-supporting finds PyTorch 1.3",
-    "q23": "naming: releases-supporting 'Intel GPU' gives 2.4, 2.5, 2.6, but XPU, which 2.12 "
-           "supports, is a Hardware node of its own",
     "q24": "mapper: 'improved Windows support' links torchaudio's feature 'Improved Windows "
            "Support': feature-stability gives torchaudio 0.9 only; hardware-support Windows "
            "gives 1.6, 1.7 (no stability column), 1.9, and lacks torchaudio 0.6/0.9, "
@@ -253,10 +251,11 @@ with_release=None, subject=None)]
                 Fact(feature, _text(get("to_release")), _text(get("to_stability")), INTRODUCES)]
     if query == "hardware-support":
         on = _text(get("name")) if get("label") == "Release" else None
-        return [Fact(str(params["hardware"]), on, relation="SUPPORTS",
+        return [Fact(str(get("hardware") or params["hardware"]), on, relation="SUPPORTS",
                      subject=_text(get("name")))]
-    if query == "releases-supporting":
-        return [Fact(str(params["hardware"]), _text(get("release")), _text(get("stability")),
+    if query == "releases-supporting":  # a row of one of the devices asked ("hardware")
+        return [Fact(str(get("hardware") or params["hardware"]), _text(get("release")),
+                     _text(get("stability")),
                      "SUPPORTS", subject=_text(get("via")))]
     if query == "deprecations":
         return [Fact(str(get("name")), _text(get("release")), relation=_text(get("change")))]
