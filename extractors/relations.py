@@ -466,12 +466,35 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if _refers_back(clause, trigger, candidates, index) or (
             rule.implied == "refers_back" and not candidates):
         return [None], True
-    if rule.choose == "subject_only":
-        return [], False  # "engineers from NVIDIA helped": with whom is not said
+    if rule.choose == "subject_only":  # "engineers from NVIDIA helped": with whom is not said
+        made = _made_by_subject(trigger, candidates)
+        return ([made], False) if made is not None else ([], False)
     source = _nearest(trigger, candidates, rule.side == "after")
     if source is None and rule.implied == "not_people" and _personal_subject(clause, index):
         return [], False  # "We use X": the authors do, not the post's feature
     return [source], False
+
+
+#: What people of a company do to what they made: "developers at NVIDIA moved ... as AMP".
+_MAKING_VERBS = {"built", "build", "created", "create", "developed", "develop", "contributed",
+                 "contribute", "added", "implemented", "designed", "wrote", "upstreamed",
+                 "ported", "released", "open-sourced", "launched", "introduced", "moved"}
+
+
+def _made_by_subject(trigger: Span, candidates: list[Span]) -> Span | None:
+    """What the people the trigger names made, when they are the subject of a verb of making:
+    the first name after the verb that is said of it ("developers at NVIDIA and Facebook moved
+    mixed precision functionality into PyTorch core as the AMP package": AMP)."""
+    people = trigger.root
+    verb = people.head
+    if people.dep_ != "nsubj" or verb.pos_ not in ("VERB", "AUX"):
+        return None
+    verb = next((c for c in verb.children if c.dep_ == "xcomp"), verb)  # "wanted to build"
+    if verb.lower_ not in _MAKING_VERBS:  # the pipeline has no lemmatizer
+        return None
+    covered = {i for s in candidates for i in range(s.start, s.end)}
+    return next((s for s in candidates if s.start > verb.i and not _modifier(s, covered)
+                 and any(t.i == verb.i for t in s.root.ancestors)), None)
 
 
 def _modifier(span: Span, covered: set[int]) -> bool:

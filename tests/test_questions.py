@@ -151,8 +151,6 @@ XFAIL: dict[str, str] = {
            "1.3 Cloud TPU pilot) has no DEVELOPED_BY",
     "q43": "extraction: Apple DEVELOPED_BY only ExecuTorch, nothing for MPS (organizations "
            "about GPU, the first thing named after PyTorch: an empty table)",
-    "q44": "extraction: organizations about Automatic Mixed Precision is an empty table: AMP has "
-           "no DEVELOPED_BY (NVIDIA, Meta)",
     "q46": "extraction: features-of-library PyTorch lists functorch (PART_OF PyTorch) but the "
            "graph has nothing from functorch to torch.func (2.0), and PyTorch BASED_ON functorch "
            "(reversed, not PART_OF)",

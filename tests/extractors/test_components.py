@@ -183,9 +183,14 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("SUPPORTS", "FlexAttention", "Blackwell")),
     ("Torchaudio was redesigned to be an extension of PyTorch.",
      ("BASED_ON", "torchaudio", "PyTorch")),
+    ("For the PyTorch 1.6 release, developers at NVIDIA and Facebook moved mixed precision "
+     "functionality into PyTorch core as the AMP package.",
+     ("DEVELOPED_BY", "Automatic Mixed Precision", "NVIDIA")),
+    ("In 2021, engineers at Meta wanted to contribute their RecSys stack as a PyTorch domain "
+     "library, TorchRec.", ("DEVELOPED_BY", "TorchRec", "Meta")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
-        "extension-of"])
+        "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -215,9 +220,13 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("It leverages FBGEMM kernels for fast inference.", {("BASED_ON", None, "FBGEMM")}),
     ("Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.",
      {("BASED_ON", "torchaudio", "CMake")}),
+    # people of a company who use a thing did not make it; who helped, with what is not said
+    ("Developers at NVIDIA use PyTorch daily.", set()),
+    ("Engineers from NVIDIA helped with FSDP.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
-        "models-using", "it-leverages", "subject-uses"])
+        "models-using", "it-leverages", "subject-uses", "company-people-use",
+        "company-people-helped"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
