@@ -767,7 +767,28 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_said_new(doc, line, by_line[line.start], section.release))
         if line.kind != "code":
             facts.extend(_adding_with_release(doc, by_line[line.start]))
+        if fact is None and line.kind in ("text", "bullet") and section.feature is not None:
+            facts.extend(_section_devices(doc, line, by_line[line.start], section.feature))
     return facts
+
+
+#: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
+_ANY_DEVICE = {"CPU", "GPU"}
+
+
+def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) -> list[Fact]:
+    """The hardware and platforms the body of a feature's section names, each supported by the
+    feature ("AOTInductor supports the same backends as Inductor, including CUDA, ROCm"; a
+    sentence naming a device in a section about the feature is about running it there; what
+    "were only supported on Linux" before still is), but a bare CPU or GPU and a device the
+    feature's own name names (``supports.named_in_feature``). The evidence is the line."""
+    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
+               and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name]
+    if not devices:
+        return []
+    evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+    return [_code_fact("supports.in_feature_section", feature, _entity(device), evidence)
+            for device in devices] if evidence is not None else []
 
 
 def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:

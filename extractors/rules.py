@@ -209,6 +209,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "with the stability the section states"),
     CodeRule("supports.section_hardware", "SUPPORTS",
              "a feature under a hardware heading ('### ROCm') supports that hardware"),
+    CodeRule("supports.in_feature_section", "SUPPORTS",
+             "hardware or a platform the body of a feature's section names"),
     CodeRule("supports.marked_heading", "SUPPORTS",
              "the hardware a marked heading opens with: the release supports it"),
     CodeRule("supports.named_in_feature", "SUPPORTS",

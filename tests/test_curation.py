@@ -40,8 +40,7 @@ label = "Library"
 name = "nanochat"
 
 [[merge]]
-names = ["MPS backend", "Introducing Accelerated PyTorch Training on Mac",
-         "Accelerated PyTorch Training on Mac", "PyTorch MPS Backend"]
+names = ["BetterTransformer", "Accelerated PyTorch 2 Transformers"]
 label = "Feature"
 
 [reject]
@@ -81,9 +80,8 @@ def test_issue12_read_a_project_file(tmp_path):
     project = tmp_path / "ptkg.toml"
     assert curation.origins == (f"{project}:2", f"{project}:5", f"{project}:7",
                                 f"{project}:12", f"{tmp_path / 'patterns' / 'extra.jsonl'}:1")
-    assert curation.merges == (Merge(("MPS backend", "Introducing Accelerated PyTorch Training "
-                                      "on Mac", "Accelerated PyTorch Training on Mac",
-                                      "PyTorch MPS Backend"), "Feature"),)
+    assert curation.merges == (Merge(("BetterTransformer", "Accelerated PyTorch 2 Transformers"),
+                                     "Feature"),)
     assert curation.rejects == (Reject("are now available"), Reject("deltas"),
                                 Reject("PyTorch", "Feature"))
     assert curation.labels == (("FFmpeg", "Library"), ("Composable Kernel", "Library"))
@@ -267,13 +265,15 @@ def corpus_results(corpus_dir, project):
 
 def test_issue12_curation_of_real_posts_merges_rejects_and_relabels(corpus_results, project):
     plain, curated = build_graph(corpus_results), build_graph(corpus_results, project)
-    # two names of one feature (1.12 names it by its heading): one lifecycle, 1.12 to 2.0
-    assert "Feature:PyTorch MPS Backend" in plain
-    assert feature_lifecycle(plain, "PyTorch MPS Backend").releases[0].release == "PyTorch 2.0"
-    found = feature_lifecycle(curated, "PyTorch MPS Backend")
-    assert found.feature == "MPS backend"
+    # two names of one feature (2.0's "formerly called Better Transformers"), which the alias
+    # pack keeps apart: one lifecycle, 1.12 to 2.0
+    assert "Feature:Accelerated PyTorch 2 Transformers" in plain
+    assert feature_lifecycle(plain, "Accelerated PyTorch 2 Transformers").releases[0].release \
+        == "PyTorch 2.0"
+    found = feature_lifecycle(curated, "Accelerated PyTorch 2 Transformers")
+    assert found.feature == "BetterTransformer"
     assert [(s.release, s.stability) for s in found.releases] == [("PyTorch 1.12", "Prototype"),
-                                                                  ("PyTorch 2.0", "Beta")]
+                                                                  ("PyTorch 2.0", "Stable")]
     assert [c.kind for c in found.changes] == ["promotion"]
     # a noise name of the 1.4 post is gone, with its mentions
     rejected = [n for n in plain if plain.nodes[n]["label"] != "Post"

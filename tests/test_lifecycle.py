@@ -333,8 +333,8 @@ def test_release_diff_corpus_agrees_with_gold(corpus_release_graph):
         ("ZeroRedundancyOptimizer", "Beta", "Stable"),
         ("Profile-directed typing in TorchScript", "Prototype", "Beta")}
     assert diff.demoted == []
-    assert {e.feature for e in diff.only_in_a} >= {"Complex Autograd", "Freezing API",
-                                                   "torch.package"}
+    assert {e.feature for e in diff.only_in_a} >= {
+        "Complex Autograd", "TorchScript Module Freezing", "torch.package"}
 
 
 def test_feature_lifecycle_corpus_parametrization_spellings(corpus_release_graph):

@@ -129,9 +129,6 @@ XFAIL: dict[str, str] = {
     "q20": "naming: 'Apple silicon' (1.12's M1 binaries [Prototype], 1.13's 'Support for M1 "
            "Devices' [Beta]) is a Hardware node of its own, and the question names MPS first; "
            "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
-    "q21": "extraction: no 2.0 AMD GPU support ('TorchInductor with Nvidia and AMD GPUs will rely "
-           "on OpenAI Triton'); the question's two devices are asked each (AMD GPU 1.8 [Beta]; "
-           "ROCm 1.8, 2.2, 2.12)",
     "q22": "extraction: PyTorch/XLA SUPPORTS TPU is read for the library, not its releases "
            "PyTorch/XLA 1.5 and 1.12; releases-supporting finds PyTorch 1.3",
     "q24": "mapper: 'improved Windows support' links torchaudio's feature 'Improved Windows "
