@@ -774,17 +774,21 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
 
 #: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
 _ANY_DEVICE = {"CPU", "GPU"}
+#: A line that names a document, not a fact: "* iOS/Android Tutorial", "* Android demo app".
+_DOCS_LINE = re.compile(r"\b(?:tutorials?|demo(?:\s+apps?)?|docs|documentation|recipes?)\W*$",
+                        re.I)
 
 
 def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) -> list[Fact]:
     """The hardware and platforms the body of a feature's section names, each supported by the
     feature ("AOTInductor supports the same backends as Inductor, including CUDA, ROCm"; a
     sentence naming a device in a section about the feature is about running it there; what
-    "were only supported on Linux" before still is), but a bare CPU or GPU and a device the
-    feature's own name names (``supports.named_in_feature``). The evidence is the line."""
+    "were only supported on Linux" before still is), but a bare CPU or GPU, a device the
+    feature's own name names (``supports.named_in_feature``) and a line that names a document
+    ("* iOS/Android Tutorial"). The evidence is the line."""
     devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
                and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name]
-    if not devices:
+    if not devices or _DOCS_LINE.search(_text(doc), line.start, line.end):
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     return [_code_fact("supports.in_feature_section", feature, _entity(device), evidence)

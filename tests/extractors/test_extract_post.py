@@ -537,14 +537,16 @@ def test_a_feature_renamed_between_releases_is_one_node():
 def test_the_devices_a_features_section_names_are_what_it_supports():
     """The body of a feature's section naming a device or platform says the feature runs
     there ("Its kernels are tuned with CUDA, ROCm": no trigger word needed), what
-    was "only supported on Linux" before included; a bare GPU or CPU says nothing."""
+    was "only supported on Linux" before included; a bare GPU or CPU, or a link to a tutorial,
+    says nothing."""
     text = ("We are excited to announce PyTorch 2.2.\n\n### [Beta] AOTInductor\n\n"
             "Its kernels are tuned with CUDA, ROCm and a GPU cluster.\n\n"
             "### [Beta] Windows support for audio\n\n"
-            "These C++ components were only supported on Linux and macOS.\n")
+            "These C++ components were only supported on Linux and macOS.\n\n"
+            "* iOS/Android Tutorial\n")
     supported = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.2", "en_core_web_sm")
                  if f[0] == "SUPPORTS"}
     assert {("AOTInductor", "CUDA"), ("AOTInductor", "ROCm"),
             ("Windows support for audio", "Linux"), ("Windows support for audio", "macOS")
             } <= supported
-    assert not {pair for pair in supported if pair[1] in ("GPU", "CPU")}
+    assert not {pair for pair in supported if pair[1] in ("GPU", "CPU", "iOS", "Android")}
