@@ -103,6 +103,14 @@ def parse_document(text: str, markup: str = "markdown") -> Document:
     return document
 
 
+def document_lines(text: str, markup: str = "markdown") -> list[Line]:
+    """``parse_document(text, markup).lines()`` without the blocks, which the extraction
+    does not read (the blocks parse the Markdown a second time)."""
+    if markup not in MARKUPS:
+        raise ValueError(f"unknown markup {markup!r}: use one of {', '.join(MARKUPS)}")
+    return Document(text, markup).lines()
+
+
 # --------------------------------------------------------------------------- Markdown
 
 

@@ -431,12 +431,14 @@ class EntityFinder:
             if record.get("first_name"):
                 self.first_names.add(canonical)
         self._device_backend = re.compile(
-            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'])})[ \t]+"
-            rf"(?:{_alternatives(surfaces['Hardware'])})[ \t]+back[- ]?end\b", re.I)
+            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'], grouped=True)})[ \t]+"
+            rf"(?:{_alternatives(surfaces['Hardware'], grouped=True)})[ \t]+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
-        libraries = "|".join(re.escape(n) for n in names) + r"|torch[a-z_]\w*"
+        libraries = _by_first_letter(([(n, re.escape(n)) for n in names] or [("", "")])
+                                     + [("torch", r"torch[a-z_]\w*")]
+                                     + [(t, re.escape(t)) for t in _TOOLKITS])
         self._release = re.compile(  # a version, or a major that may open a list
-            r"(?<![\w/@])(?P<library>" + libraries + "|" + "|".join(_TOOLKITS) +
+            r"(?<![\w/@])(?P<library>" + libraries +
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         self._family = re.compile(
             _START + rf"(?P<name>(?:{_alternatives(families, _inner_case_free)})"
@@ -445,7 +447,8 @@ class EntityFinder:
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
                        | {"triton", "tlx", "helion"}, key=lambda s: (-len(s), s))
         self._library_api = re.compile(
-            _LIBRARY_API.format(libraries="|".join(map(re.escape, lower))))
+            _LIBRARY_API.format(libraries=_by_first_letter([(n, re.escape(n)) for n in lower],
+                                                           ignore_case=False)))
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
@@ -931,11 +934,35 @@ def _citation(text: str, offset: int) -> bool:
 
 
 def _alternatives(surfaces: list[str],
-                  escape: Callable[[str], str] = re.escape) -> str:
+                  escape: Callable[[str], str] = re.escape, grouped: bool = False) -> str:
     """A regex alternation of ``surfaces``, longest first (none: one that never matches), each
-    made a pattern by ``escape``."""
+    made a pattern by ``escape``; ``grouped``: by first letter, for a ``re.I`` pattern
+    (:func:`_by_first_letter`)."""
     ordered = sorted(set(surfaces), key=lambda s: (-len(s), s))
+    if grouped and ordered:
+        return _by_first_letter([(s, escape(s)) for s in ordered])
     return "|".join(escape(s) for s in ordered) or "(?!)"
+
+
+def _by_first_letter(alternatives: list[tuple[str, str]], ignore_case: bool = True) -> str:
+    """An alternation of ``(name, pattern)`` pairs that matches as ``"|".join(patterns)``
+    does, in a fraction of the time: the alternatives are grouped under their first character
+    (``t(?:orchvision|orchaudio|...)``), keeping their order within a group, so at each
+    position the engine tries only the group of the character there instead of every
+    alternative (under ``re.I`` it cannot skip an alternative by its first letter). Two
+    groups never both match at one position, so the first alternative that matches is the
+    same one. ``ignore_case``: the pattern is compiled with ``re.I`` ("T" and "t" are one group).
+
+    Each pattern must start with its name's first character, an ASCII letter or digit; if
+    one does not, the alternation is left as it is.
+    """
+    if not all(name[:1].isascii() and name[:1].isalnum() and pattern[:1] == name[:1]
+               for name, pattern in alternatives):
+        return "|".join(pattern for _, pattern in alternatives)
+    groups: dict[str, list[str]] = {}
+    for name, pattern in alternatives:
+        groups.setdefault(name[0].lower() if ignore_case else name[0], []).append(pattern[1:])
+    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
 
 
 def _inner_case_free(surface: str) -> str:

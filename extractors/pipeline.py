@@ -35,7 +35,7 @@ from spacy.tokens import Doc
 
 from ptkg.errors import PtkgError
 from ptkg.extractors import extract as extract_module
-from ptkg.extractors.document import parse_document
+from ptkg.extractors.document import document_lines
 from ptkg.extractors.text import Line, mask_markup
 from ptkg.records import Post, PostFacts
 
@@ -141,7 +141,7 @@ def parse_posts(posts: Iterable[Post], nlp: Language) -> Iterator[tuple[Post, li
 
     def pieces() -> Iterator[tuple[str, tuple]]:
         for post in posts:
-            lines = parse_document(post.text, post.markup).lines()
+            lines = document_lines(post.text, post.markup)
             parts = split_text(mask_markup(post.text, lines), limit)
             for number, part in enumerate(parts, 1):
                 yield part, (post, lines, number, len(parts))

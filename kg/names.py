@@ -6,10 +6,12 @@ Nothing here imports spaCy: the graph, the stores, the views and the CLI all com
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _NOISE = re.compile(r"[\s_\-`'\"’‘“”®™]+")
 
 
+@lru_cache(maxsize=1 << 16)  # resolution asks for the key of one name many times
 def name_key(name: str) -> str:
     """The part of a name that identifies it.
 
