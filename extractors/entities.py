@@ -167,6 +167,8 @@ _TYPED_LIST = re.compile(
     r"|startups?|models?|architectures?|providers?)[ \t]+\(?(?:like|such[ \t]+as|including"
     r"|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
+#: A capitalized word after a list item: the name goes on past what the item can take.
+_NAME_GOES_ON = re.compile(r"[ \t]+[A-Z]")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
                 "servic": "Platform", "compan": "Organization", "startu": "Organization",
                 "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform"}
@@ -664,7 +666,7 @@ class EntityFinder:
                 if name.split()[0] in _NOT_NAMES or name in _NOT_FEATURES:
                     continue
                 start = m.start("items") + item.start()
-                if re.match(r"[ \t]+[A-Z]", text[start + len(name):start + len(name) + 2]):
+                if _NAME_GOES_ON.match(text, start + len(name)):
                     continue  # "Elastic Kubernetes Service": a name longer than a list item
                 candidate = self._known_span(doc, start, start + len(name), "typed_name", label,
                                              name)

@@ -152,7 +152,8 @@ class RelationFinder:
         self.nlp = nlp
         self.name = name
         self.rules: dict[str, TriggerRule] = {}
-        self.matcher = Matcher(nlp.vocab, validate=True)
+        self._patterns: dict[str, list[list[dict]]] = {}  # rule id -> its patterns
+        self._rank: dict[int, int] = {}  # a rule's match key -> its order in the file
         # Rules whose first token is one word or a set of words (LOWER or ORTH, no operator)
         # and that match a bounded number of tokens: their Matcher runs only where that first
         # word stands (see :meth:`_matches`); the others run in ``_general`` over the doc.
@@ -172,16 +173,17 @@ class RelationFinder:
             rule = record if isinstance(record, TriggerRule) else \
                 parse_rule(record, f"rule {number}")
             self.rules[rule.id] = rule
-            self.matcher.add(rule.id, [list(rule.pattern)])
+            self._patterns.setdefault(rule.id, []).append(list(rule.pattern))
+            self._rank.setdefault(self.nlp.vocab.strings.add(rule.id), len(self._rank))
             self._add_prefilter(rule)
 
     def _add_prefilter(self, rule: TriggerRule) -> None:
         first, length = _first_words(rule.pattern), _max_tokens(rule.pattern)
-        if len(self.matcher.get(rule.id)[1]) > 1:  # a rule id again: both patterns, as before
+        if len(self._patterns[rule.id]) > 1:  # a rule id again: both patterns, as before
             self._prefiltered = [p for p in self._prefiltered if p.rule != rule.id]
             if rule.id in self._general:
                 self._general.remove(rule.id)
-            self._general.add(rule.id, self.matcher.get(rule.id)[1])
+            self._general.add(rule.id, self._patterns[rule.id])
             return
         if first is None or length is None:
             self._general.add(rule.id, [list(rule.pattern)])
@@ -194,8 +196,9 @@ class RelationFinder:
                                             first[0], first[1], length, matcher))
 
     def _matches(self, doc: Doc) -> list[tuple[int, int, int]]:
-        """What ``self.matcher(doc)`` finds, ordered by (start, end, rule), in time spent where
-        a rule's first word stands: the Matcher tries every rule at every token, and most
+        """What one Matcher of every rule finds in ``doc``, ordered by (start, end, rule), in
+        time spent where a rule's first word stands: a Matcher tries every rule at every token,
+        and most
         tokens open none (a rule's match lies within its first word and the most tokens it
         can take after it)."""
         found = list(self._general(doc)) if len(self._general) else []
@@ -217,9 +220,7 @@ class RelationFinder:
                     found.extend((key, window_start + s, window_start + e)
                                  for key, s, e in p.matcher(doc[window_start:window_end]))
                     window_start, window_end = i, min(i + p.length, n)
-        order = {rule: k for k, rule in enumerate(self.rules)}
-        strings = self.nlp.vocab.strings
-        return sorted(found, key=lambda m: (m[1], m[2], order[strings[m[0]]]))
+        return sorted(found, key=lambda m: (m[1], m[2], self._rank[m[0]]))
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("ptkg", []))
