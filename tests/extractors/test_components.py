@@ -188,9 +188,12 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("DEVELOPED_BY", "Automatic Mixed Precision", "NVIDIA")),
     ("In 2021, engineers at Meta wanted to contribute their RecSys stack as a PyTorch domain "
      "library, TorchRec.", ("DEVELOPED_BY", "TorchRec", "Meta")),
+    ("hipSPARSELt is now enabled on ROCm, bringing semi-structured (2:4) sparsity support to "
+     "AMD GPUs.", ("SUPPORTS", "semi-structured (2:4) sparsity", "AMD GPU")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
-        "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make"])
+        "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
+        "support-to"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
