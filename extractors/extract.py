@@ -86,6 +86,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc),
                                  announced))
+    facts.extend(_component_lists(doc, lines, by_line, _title_library(title_doc)))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
@@ -1386,3 +1387,106 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         facts.append(_fact(relation.type, source, _entity(relation.target), relation.rule,
                            relation.sentence))
     return facts
+
+
+def _component_lists(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                     topic: Entity | None) -> list[Fact]:
+    """The parts of a library a list says it has: the items of a list that a line ending in
+    "<library> includes:" leads ("In particular, the library includes:", "the new influence
+    subsection of Captum includes:"). An item names a part by its opening words ("A planner
+    which can ...", "Optimized RecSys kernels powered by FBGEMM"), or by what it lists
+    ("Modeling primitives, such as embedding bags and jagged tensors"); an item that names a
+    device's support ("GPU inference support") says the library supports it. "The library" or
+    "it" is the library of the section's heading, else of the post's title (``topic``).
+    """
+    text = _text(doc)
+    facts = []
+    for at, lead in enumerate(lines):
+        found = _COMPONENT_LEAD.match(text, lead.start, lead.end) if lead.kind == "text" else None
+        owner = found and _list_owner(found.group("subject"), lead, lines[:at], by_line, topic)
+        if not owner:
+            continue
+        for item in _list_items(lines[at + 1:], text):
+            facts.extend(_component_facts(doc, item, by_line[item.start], owner))
+    return facts
+
+
+def _list_owner(subject: str, lead: Line, before: list[Line], by_line: dict[int, list[Span]],
+                topic: Entity | None) -> Entity | None:
+    """The library a list's lead line is about: named in its subject, else the library "the
+    library" or "it" refers to."""
+    end = lead.start + len(subject.rstrip())
+    named = [s for s in by_line[lead.start] if s.label_ == "Library"
+             and end - 6 <= s.end_char <= end]
+    if named:  # "... subsection of Captum includes:", "TorchRec also includes:"
+        return _entity(named[-1])
+    if not _REFERS_TO_LIBRARY.search(subject):
+        return None
+    heading = next((line for line in reversed(before) if line.kind == "heading"), None)
+    spans = by_line[heading.start] if heading is not None else []
+    libraries = [_entity(s) if s.label_ == "Library" else _release_library(_entity(s))
+                 for s in spans if s.label_ in ("Library", "Release")]
+    return libraries[0] if libraries else topic
+
+
+def _list_items(after: list[Line], text: str) -> Iterator[Line]:
+    """The bullet lines right after a list's lead line (blank lines between them skipped)."""
+    for line in after:
+        if line.kind == "bullet":
+            yield line
+        elif text[line.start:line.end].strip():
+            return
+
+
+def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) -> list[Fact]:
+    text = _text(doc)
+    start = item.start + len(text[item.start:item.end]) - len(text[item.start:item.end].lstrip())
+    evidence = doc.char_span(item.start, item.end, alignment_mode="expand")
+    first = next((s for s in inside if s.start_char <= start + 2), None)
+    if first is not None and first.label_ == "Library":
+        return []  # another library in a list of them
+    if first is not None and first.label_ == "Feature":
+        return [_code_fact("part_of.component_list", _entity(first), owner, evidence)]
+    head = _ITEM_HEAD.match(text, start, item.end)
+    words = [t for t in doc[evidence.start:evidence.end] if not t.is_space
+             and head and head.start("name") <= t.idx < head.end("name")]
+    opening = next((t for t in doc[evidence.start:evidence.end] if not t.is_space), None)
+    tagged = doc.has_annotation("TAG")  # the blank model's tests have no tagger
+    if not words or opening is None or (tagged and opening.tag_ not in _NAME_TAGS):
+        return []  # "Added support for ...", "In partnership with ...": a change, not a part
+    verb = next((i for i, t in enumerate(words) if i and t.tag_ in ("VBN", "VBD")
+                 and t.nbor().tag_ == "IN"), len(words))  # "Pre-trained models built on"
+    name = text[words[0].idx:words[verb - 1].idx + len(words[verb - 1])]
+    if len(name.split()) > 4 or name.split()[-1].lower() in _NOT_PARTS:
+        return []
+    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
+               and s.end_char <= start + len(name)]
+    if devices and _SUPPORT_WORD.search(name):  # "GPU inference support."
+        return [_code_fact("supports.component_list", owner, _entity(s), evidence)
+                for s in devices]
+    listed = _SUCH_AS.match(text, head.end(), item.end) if head else None
+    names = ([n.strip() for n in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.group("items"))]
+             if listed else [name])
+    return [_code_fact("part_of.component_list", Entity("Feature", n), owner, evidence)
+            for n in names if n and len(n.split()) <= 4 and not _generic(n)
+            and not _NOT_FEATURE_WORDS.search(n) and not devices]
+
+
+#: A line that leads a list of a library's parts: "In particular, the library includes:".
+_COMPONENT_LEAD = re.compile(r"(?P<subject>[^\n:]*?)\b(?:includes?|provides?|offers?|contains?|"
+                             r"consists\s+of|comes\s+with)\s*:\s*$", re.I)
+#: A lead's subject that refers to a library without naming it: "the library", "it".
+_REFERS_TO_LIBRARY = re.compile(r"(?:^|[,.]\s*|\b(?:the|this|our)\s+(?:new\s+)?)"
+                                r"(?:library|package|it)(?:\s+(?:also|now))?\s*$", re.I)
+#: An item's opening name, up to where its description starts; an article dropped.
+_ITEM_HEAD = re.compile(r"(?:(?:an?|the)\s+)?(?P<name>[^\s,(:;.][^,(:;]*?)(?=\s*[,(:;]|\.(?!\w)|"
+                        r"\s+(?:which|that|to|for|with|powered|including|in|on|by|so|is|are)\b|"
+                        r"\s*$)", re.I)
+#: What a category item lists: "Modeling primitives, such as embedding bags and jagged tensors".
+_SUCH_AS = re.compile(r",?\s*such\s+as\s+(?P<items>[^,.()]+?)(?=\s*[,.(]|\s+(?:that|which)\b|$)",
+                      re.I)
+#: The tags of a word that may open an item's name: a noun, an adjective, a gerund
+#: ("Pipelining"), an article.
+_NAME_TAGS = {"NN", "NNS", "NNP", "NNPS", "JJ", "VBG", "DT"}
+#: Last words of an item that names what comes with a library, not a part of it.
+_NOT_PARTS = _GENERIC_NOUNS | {"modules", "scripts", "examples", "tutorials", "recipes"}

@@ -225,6 +225,10 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("part_of.core_library_section", "PART_OF",
              "a marked feature of a library's subsection of a core release's section: the "
              "release introduces it, and it is part of the library"),
+    CodeRule("part_of.component_list", "PART_OF",
+             "an item of a list a library's line leads: 'the library includes:'"),
+    CodeRule("supports.component_list", "SUPPORTS",
+             "a device's support, an item of a list a library's line leads"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
 )}

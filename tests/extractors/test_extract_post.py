@@ -550,3 +550,30 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
             ("Windows support for audio", "Linux"), ("Windows support for audio", "macOS")
             } <= supported
     assert not {pair for pair in supported if pair[1] in ("GPU", "CPU", "iOS", "Android")}
+
+
+#: The TorchRec post's list of what the library has (abridged), and two lists that lead no
+#: parts: a list of highlights, and one whose items are changes.
+TORCHREC_LIST = (
+    "# Introducing TorchRec\n\nTorchRec is a PyTorch domain library.\n\n"
+    "In particular, the library includes:\n"
+    "- Modeling primitives, such as embedding bags and jagged tensors, that enable easy "
+    "authoring of large models.\n"
+    "- Optimized RecSys kernels powered by FBGEMM, including support for sparse operations.\n"
+    "- A sharder which can partition embedding tables.\n"
+    "- A planner which can automatically generate optimized sharding plans for models.\n"
+    "- GPU inference support.\n"
+    "- Common modules for RecSys, such as models and public datasets.\n\n"
+    "Some of the highlights include:\n- Default handlers for common use cases\n\n"
+    "The torchtext 0.5 release includes:\n- Added bindings for SentencePiece.\n")
+
+
+def test_the_items_of_a_list_a_library_leads_are_its_parts():
+    facts = {f[:3] for f in facts_of(TORCHREC_LIST, "Introducing TorchRec",
+                                     model="en_core_web_sm")}
+    parts = {target for kind, target, library in facts
+             if kind == "PART_OF" and library == "TorchRec"}
+    assert {"embedding bags", "Optimized RecSys kernels", "sharder", "planner"} <= parts
+    assert not parts & {"Modeling primitives", "Common modules", "models", "public datasets"}
+    assert ("SUPPORTS", "TorchRec", "GPU") in facts
+    assert not {f for f in facts if f[1] in ("Default handlers", "Added bindings")}
