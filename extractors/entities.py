@@ -98,7 +98,7 @@ class Candidate(NamedTuple):
 # Where a guessed name may not start: inside a word, a path, a handle ("@PyTorch"), a hashtag.
 _START = r"(?<![\w./:@#\\-])"
 
-_API = re.compile(r"(?<![\w.@])[Tt]orch(?:\.[A-Za-z_]\w*)+")
+_API = re.compile(r"(?<![\w.@:])[Tt]orch(?:(?:\.|::)[A-Za-z_]\w*)+")  # torch.fx, torch::nn
 
 
 # "torchcomms", "TorchSpec", "TorchEasyRec", "ProbTorch": a library of the PyTorch ecosystem,

@@ -375,3 +375,17 @@ def test_issue12_toolkit_versions_and_the_versions_after_them_are_releases(blank
         "former-name-part-of-a-word"])
 def test_issue12_a_former_name_the_post_states_is_read_as_the_name(blank_nlp, text, expected):
     assert found(blank_nlp, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Now with ~100% coverage and docs for C++ torch::nn module/functional.",
+     {("Feature", "torch::nn")}),
+    ("Composing vmap (vectorization), vjp (reverse-mode AD), and jvp (forward-mode AD) "
+     "transforms.", {("Feature", "vmap"), ("Feature", "vjp"), ("Feature", "jvp")}),
+    ("The distributed optimizer creates RRefs to optimizers on each worker.",
+     {("Feature", "RRef")}),
+], ids=["cpp-namespace", "function-transforms", "remote-reference"])
+def test_torch_apis_of_cpp_and_the_pack(blank_nlp, text, expected):
+    """A C++ namespace path of torch is an API as a dotted one is; functorch's transforms and
+    RPC's RRef are the pack's."""
+    assert found(blank_nlp, text) >= expected
