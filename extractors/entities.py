@@ -167,6 +167,9 @@ _TYPED_LIST = re.compile(
     r"|startups?|models?|architectures?|providers?)[ \t]+\(?(?:like|such[ \t]+as|including"
     r"|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
+# "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names.
+_PEER_LIST = re.compile(
+    rf"(?<![\w.-]){_LIST_ITEM}(?:,[ \t]*{_LIST_ITEM})+,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM}\b")
 #: A capitalized word after a list item: the name goes on past what the item can take.
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z]")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
@@ -301,6 +304,8 @@ _LIBRARY_API = r"(?<![\w./@-])(?P<library>{libraries})\.(?P<api>[A-Za-z_]\w*(?:\
 _FILE_SUFFIX = re.compile(r"\.(?:py|md|txt|json|ya?ml|html?|com|org|io|ai|dev|sh|cpp|h|so)$")
 
 
+# "DataLoading": two words joined, the second a gerund, name a process, not a class.
+_GERUND_PAIR = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+ing")
 # CamelCase words that are not features: sites, products of other fields, datasets.
 _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "PyPI", "iPhone",
                  "iPad", "MacBook", "PowerPoint", "WordPress", "DevOps", "FairScale", "PhD",
@@ -522,7 +527,7 @@ class EntityFinder:
         for pattern in (_CAMEL, _LOWER_CAMEL):
             for m in pattern.finditer(text):
                 if re.sub(r"-\d+$", "", m.group(0)) not in _NOT_FEATURES \
-                        and not in_datasets(m.start()):
+                        and not _GERUND_PAIR.fullmatch(m.group(0)) and not in_datasets(m.start()):
                     yield self._known(doc, m, "camel_case", "Feature", m.group(0))
 
     def _release_lists(self, doc: Doc, text: str) -> Iterator[Candidate]:
@@ -673,6 +678,7 @@ class EntityFinder:
                 if name.lower() not in self.known:  # "Google Drive" of a list beats "Google"
                     candidate = candidate._replace(priority=PRIORITY["context"])
                 yield candidate
+        yield from self._peer_typed(doc, text)
         for m in _SPEAKER_ORG.finditer(text):
             org = _LEGAL_SUFFIX.sub("", m.group("org"))
             known = self.known.get(org.lower())
@@ -707,6 +713,24 @@ class EntityFinder:
                 span = _char_span(doc, m.start("name") + words[0].start(), m.end("name"),
                                   "Feature", name)
                 yield Candidate(RULES["technique"], span, "technique")
+
+    def _peer_typed(self, doc: Doc, text: str) -> Iterator[Candidate]:
+        """A CamelCase name in a list of names the pack knows, all of one label, has their
+        label: "like TorchAudio, ESPNet, Asteroid, and FastMRI" makes FastMRI a library."""
+        for m in _PEER_LIST.finditer(text):
+            items = list(re.finditer(_LIST_ITEM, m.group(0)))
+            labels = {self.known[i.group(0).lower()][0] for i in items
+                      if i.group(0).lower() in self.known}
+            known = sum(i.group(0).lower() in self.known for i in items)
+            if known < 2 or len(labels) != 1 or labels & {"Feature", "Release"}:
+                continue
+            for item in items:
+                name = item.group(0)
+                if name.lower() not in self.known and name not in _NOT_FEATURES \
+                        and re.fullmatch(r"[A-Z]\w*[a-z][A-Z]\w*", name):
+                    start = m.start() + item.start()
+                    yield self._known_span(doc, start, start + len(name), "typed_name",
+                                           next(iter(labels)), name)
 
     def _acronym(self, doc: Doc, m: re.Match) -> Iterator[Candidate]:
         """The acronym and its expansion, named by the acronym, when the expansion's last word

@@ -389,3 +389,17 @@ def test_torch_apis_of_cpp_and_the_pack(blank_nlp, text, expected):
     """A C++ namespace path of torch is an API as a dotted one is; functorch's transforms and
     RPC's RRef are the pack's."""
     assert found(blank_nlp, text) >= expected
+
+
+def test_a_camel_case_name_listed_with_known_libraries_is_a_library(blank_nlp):
+    text = ("It helps users of complex numbers in PyTorch like TorchAudio, ESPNet, Asteroid, "
+            "and FastMRI.")
+    assert ("Library", "FastMRI") in found(blank_nlp, text)
+    assert ("Organization", "YouTube") not in found(
+        blank_nlp, "Follow us on Facebook, Twitter, YouTube or LinkedIn.")
+
+
+def test_two_words_joined_with_a_gerund_name_no_class(blank_nlp):
+    names = {n for _, n in found(blank_nlp, "Preprocessing and DataLoading with NVTabular, "
+                                            "then DataLoader2 loads it.")}
+    assert "DataLoading" not in names and "DataLoader2" in names
