@@ -62,8 +62,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     """
     spans, by_line, outline = _outline(doc, lines, post.markup)
     result = PostFacts(post.url, post.title, post.date, post.author)
-    in_text = [(s, s.text and post.text[s.start_char:s.end_char], s.start_char, s.end_char)
-               for s in spans]
+    # A surface as the finder read it: "forced\\_align" is "forced_align", a link's URL is out.
+    in_text = [(s, " ".join(_span_text(s).split()), s.start_char, s.end_char) for s in spans]
     outside = [(s, s.text, -1, -1) for extra in (title_doc, author_doc) if extra is not None
                for s in extra.spans["ptkg"]]
     result.mentions = sorted(

@@ -83,6 +83,10 @@ DUMP_LOSSES = {
     "list's 'torchaudio' item and the top-level '# Front End APIs' after it read as one "
     "section of torchaudio",
     ("PyTorch 1.7", "torch.set_deterministic", "Beta"): "list marks: the same torchaudio item",
+    ("TorchRec 0.2", "planner", "Beta"): "list marks: TorchRec's list of its parts ('the "
+    "library includes:') lost its bullets, so its item 'A planner which ...' is not read and "
+    "the node keeps the 0.2 heading's 'Planner'",
+    ("TorchRec 0.2", "Planner", "Beta"): "list marks: the same list",
     ("PyTorch 1.12", "Accelerated GPU training and evaluation speedups over CPU-only (times "
      "faster)", None): "HTML: a centred caption (<p align=center>) reads as a heading of changes",
 }

@@ -577,3 +577,14 @@ def test_the_items_of_a_list_a_library_leads_are_its_parts():
     assert not parts & {"Modeling primitives", "Common modules", "models", "public datasets"}
     assert ("SUPPORTS", "TorchRec", "GPU") in facts
     assert not {f for f in facts if f[1] in ("Default handlers", "Added bindings")}
+
+
+def test_a_mention_keeps_its_name_as_read():
+    """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
+    surfaces, which become aliases, are whole names."""
+    text = ("We added `torchaudio.functional.forced\\_align` today.\n\n"
+            "It ran on [NVIDIA A100](https://www.nvidia.com/a100/) GPUs.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "Title")], model="blank", jobs=1)
+    surfaces = {m.surface for m in result.mentions}
+    assert "torchaudio.functional.forced_align" in surfaces
+    assert not {s for s in surfaces if "\\" in s or "http" in s}
