@@ -1127,12 +1127,14 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
         name = f"{name.rstrip()} {where.group('where')}"
     name = _plain_name(" ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–"))
     if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS or \
-            _generic(name):
-        return None  # "[Beta] We integrate some RLHF components": a sentence, not a name
+            _generic(name) or _DATASET.search(name):
+        return None  # "[Beta] We integrate some RLHF components": a sentence, not a name;
+        # "[Stable] WiderFace dataset": data, which the graph does not hold
     return Entity("Feature", name)
 
 
 _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}
+_DATASET = re.compile(r"\b(?:datasets?|benchmarks?)$", re.I)
 
 
 def _plain_name(name: str) -> str:

@@ -55,8 +55,18 @@ def _blank(match: re.Match) -> str:
 
 
 def _keep_label(match: re.Match) -> str:
+    """A link's label, where the link stood. A link to a person's profile page keeps only the
+    affiliation its label gives: the rest is a name or a handle ("[QuantScientist](https://
+    discuss.pytorch.org/u/quantscientist/...)", "[Daniel Kang (AER Labs)](...linkedin...)")."""
     whole, label = match.group(0), match.group(1)
+    if _PROFILE_URL.search(whole, len(label) + 2):
+        label = re.sub(r"[^()]+(?=\(|$)", _blank, label)
     return " " + label + " " * (len(whole) - len(label) - 1)
+
+
+#: The URL of a person's profile: a forum user, a GitHub or X account, a LinkedIn member.
+_PROFILE_URL = re.compile(r"\((?:https?://)?(?:www\.)?(?:discuss\.pytorch\.org/u/|"
+                          r"linkedin\.com/in/|(?:github|twitter|x)\.com/[\w.-]+/?\))", re.I)
 
 
 def is_code_line(line: str) -> bool:

@@ -588,3 +588,10 @@ def test_a_mention_keeps_its_name_as_read():
     surfaces = {m.surface for m in result.mentions}
     assert "torchaudio.functional.forced_align" in surfaces
     assert not {s for s in surfaces if "\\" in s or "http" in s}
+
+
+def test_a_marked_item_that_names_a_dataset_is_no_feature():
+    text = ("# TorchVision 0.9.0\n\n* [Stable] WiderFace dataset\n"
+            "* [Stable] Improved FasterRCNN speed and accuracy\n")
+    introduced = {f[2] for f in facts_of(text) if f[0] == "INTRODUCES"}
+    assert "WiderFace dataset" not in introduced and introduced

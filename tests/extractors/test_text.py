@@ -121,3 +121,17 @@ def test_classify_lines_kind(line, kind):
 
 def test_text_doctests():
     assert doctest.testmod(text_module).failed == 0
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("thanks to [QuantScientist](https://discuss.pytorch.org/u/quantscientist/summary) and "
+     "[albanD](https://discuss.pytorch.org/u/alband/summary)", ["thanks", "to", "and"]),
+    ("by [Daniel Kang (AER Labs)](https://www.linkedin.com/in/aer-dk/)",
+     ["by", "(AER", "Labs)"]),
+    ("see [TorchRec](https://github.com/pytorch/torchrec) by [@Meet](https://github.com/meet)",
+     ["see", "TorchRec", "by"]),
+], ids=["forum-users", "affiliation-kept", "repository-kept"])
+def test_mask_markup_drops_the_labels_of_profile_links(text, words):
+    """A link to a person's profile names a person or a handle: only an affiliation stays."""
+    masked = mask_markup(text)
+    assert masked.split() == words and len(masked) == len(text)
