@@ -1075,7 +1075,19 @@ def _listed_items(text: str) -> list[str]:
             return []
         if words:
             items.append(" ".join(words))
-    return items if len(items) >= 2 else []
+    return _shared_heads(items, text) if len(items) >= 2 else []
+
+
+def _shared_heads(items: list[str], text: str) -> list[str]:
+    """Items that share the next item's last word: "time and frequency masking" is "time
+    masking" and "frequency masking"."""
+    shared = list(items)
+    for i, (item, after) in enumerate(zip(items, items[1:], strict=False)):
+        words = after.split()
+        if " " not in item and item.islower() and len(words) >= 2 and after.islower() \
+                and f"{item} and {after}" in text:
+            shared[i] = f"{item} {words[-1]}"
+    return shared
 
 
 #: The words that start a list's predicate, not an item: "..., are now available".

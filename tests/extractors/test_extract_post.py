@@ -91,10 +91,11 @@ def test_a_name_inside_the_sections_feature_stands_for_it():
 
 def test_added_bullet_items_after_such_as():
     text = ("PyTorch 1.4 is released.\n\n# torchaudio 0.4\n\n"
-            "* New filters such as biquad, transforms such as MFCC, gain and dither, are now "
-            "available.\n")
+            "* New filters such as biquad, data augmentation such as time and frequency "
+            "masking, transforms such as MFCC, gain and dither, are now available.\n")
     introduced = {f[2] for f in facts_of(text, "PyTorch 1.4 released") if f[0] == "INTRODUCES"}
-    assert {"biquad", "MFCC", "gain", "dither"} <= introduced
+    assert {"biquad", "MFCC", "gain", "dither", "time masking", "frequency masking"} <= introduced
+    assert "time" not in introduced  # "time and frequency masking" share "masking"
     assert not {name for name in introduced if "such as" in name or name.startswith("are")}
 
 
