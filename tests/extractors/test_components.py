@@ -134,8 +134,10 @@ def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
     # the extension is no name ptkg reads: not the post's subject either
     ("SWAG, an extension of SWA, can approximate Bayesian model averaging.",
      ("BASED_ON", None, "Stochastic Weight Averaging")),
+    # a thing on a device is said of the name right before "on" only
+    ("FSDP shards the model on GPUs.", ("SUPPORTS", None, "GPU")),
 ], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner",
-        "unnamed-extension"])
+        "unnamed-extension", "on-device-not-adjacent"])
 def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     found = relations_found(blank_nlp, text)
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
@@ -190,10 +192,12 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "library, TorchRec.", ("DEVELOPED_BY", "TorchRec", "Meta")),
     ("hipSPARSELt is now enabled on ROCm, bringing semi-structured (2:4) sparsity support to "
      "AMD GPUs.", ("SUPPORTS", "semi-structured (2:4) sparsity", "AMD GPU")),
+    ("FlexAttention on AMD GPUs now uses two-stage pipelining in the Triton backend.",
+     ("SUPPORTS", "FlexAttention", "AMD GPU")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
-        "support-to"])
+        "support-to", "on-device"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
