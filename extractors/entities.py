@@ -292,6 +292,9 @@ _CAMEL = re.compile(
     r"(?<![\w./:@#-])(?=[A-Za-z]*[a-z][A-Z])[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?:-\d+)?\b"
     r"(?![(/-]|\.\w)"
 )
+# "AOTInductor", "SGLang": an acronym run into a capitalized word.
+_ACRONYM_CAMEL = re.compile(
+    r"(?<![\w./:@#-])[A-Z]{2,}[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*\b(?![(/-]|\.\w)")
 # "mBarrier": a lower-case letter or two, then a capitalized word.
 _LOWER_CAMEL = re.compile(r"(?<![\w./:@#-])[a-z][A-Z][a-z]{2,}[A-Za-z0-9]*\b(?![(/-]|\.\w)")
 
@@ -314,7 +317,7 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "HumanEval", "FineWeb", "WikiText", "ShareGPT", "ModelNet", "WordNet",
                  "ShapeNet", "ObjectNet", "iTunes", "eBay", "eBook", "iOS", "macOS", "tvOS",
                  "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
-                 "SQuAD", "MNIST", "CIFAR", "OpenBook"}
+                 "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy", "LJSpeech"}
 
 # Words that are not names, as the typing rules see them.
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
@@ -524,7 +527,7 @@ class EntityFinder:
         yield from self._model_matches(doc, text)
         yield from self._typed_matches(doc, text)
         in_datasets = _DatasetLines(text)
-        for pattern in (_CAMEL, _LOWER_CAMEL):
+        for pattern in (_CAMEL, _ACRONYM_CAMEL, _LOWER_CAMEL):
             for m in pattern.finditer(text):
                 if re.sub(r"-\d+$", "", m.group(0)) not in _NOT_FEATURES \
                         and not _GERUND_PAIR.fullmatch(m.group(0)) and not in_datasets(m.start()):
@@ -727,7 +730,7 @@ class EntityFinder:
             for item in items:
                 name = item.group(0)
                 if name.lower() not in self.known and name not in _NOT_FEATURES \
-                        and re.fullmatch(r"[A-Z]\w*[a-z][A-Z]\w*", name):
+                        and (_CAMEL.fullmatch(name) or _ACRONYM_CAMEL.fullmatch(name)):
                     start = m.start() + item.start()
                     yield self._known_span(doc, start, start + len(name), "typed_name",
                                            next(iter(labels)), name)

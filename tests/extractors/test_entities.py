@@ -403,3 +403,9 @@ def test_two_words_joined_with_a_gerund_name_no_class(blank_nlp):
     names = {n for _, n in found(blank_nlp, "Preprocessing and DataLoading with NVTabular, "
                                             "then DataLoader2 loads it.")}
     assert "DataLoading" not in names and "DataLoader2" in names
+
+
+def test_an_acronym_run_into_a_word_is_a_name(blank_nlp):
+    names = {n for _, n in found(blank_nlp, "AOTInductor is an extension of TorchInductor; "
+                                            "the KLPPOLoss module, a RESTful endpoint.")}
+    assert {"AOTInductor", "KLPPOLoss"} <= names and "RESTful" not in names
