@@ -224,7 +224,11 @@ class RelationFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("ptkg", []))
-        starts, ends = {e.start for e in entities}, {e.end for e in entities}
+        # where a name starts or ends, a space of masked markup before or after it included
+        starts = {e.start for e in entities} | {
+            e.start - 1 for e in entities if e.start and doc[e.start - 1].is_space}
+        ends = {e.end for e in entities} | {
+            e.end + 1 for e in entities if e.end < len(doc) and doc[e.end].is_space}
         index = _DocIndex(doc, entities)
         found = []
         for match_id, start, end in self._matches(doc):
@@ -242,7 +246,8 @@ class RelationFinder:
         inside, covered = index.inside(sentence), index.covered(sentence)
         sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)]
         if rule.max_gap is not None:
-            sources = [e for e in sources if 0 <= trigger.start - e.end <= rule.max_gap]
+            sources = [e for e in sources if e.end <= trigger.start
+                       and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap]
         clause_end = _clause_end(trigger, index)
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
                           clause_end, inside)
@@ -380,7 +385,7 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     """
     doc = trigger.doc
     right = [e for e in targets if e.start >= trigger.end]
-    if not right or right[0].start - trigger.end > lead:
+    if not right or _words(doc[trigger.end:right[0].start]) > lead:
         return []
     chosen = []
     for target in right:
@@ -389,6 +394,12 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
         chosen.append(target)
     owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
+
+
+def _words(gap: Span) -> int:
+    """The tokens of a gap that are not spaces: masked markup ("of [TorchInductor](...)")
+    leaves spaces that separate no words."""
+    return sum(not token.is_space for token in gap)
 
 
 def _glue(gap: Span) -> bool:
@@ -541,7 +552,7 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     if right or not rule.may_precede:
         return right
     left = [e for e in targets if e.end <= trigger.start]
-    if not left or (rule.adjacent and left[-1].end != trigger.start):
+    if not left or (rule.adjacent and _words(trigger.doc[left[-1].end:trigger.start])):
         return []
     listed = left[-1:]  # and the names listed with it: "4.3, 4.2 and 4.1 are dropped"
     for before in reversed(left[:-1]):
@@ -565,6 +576,9 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
     if subject is not None:
         return [subject], False
+    if rule.implied == "refers_back" and not candidates and _said_by_people(trigger, clause,
+                                                                             index):
+        return [], False  # "we depend on X": the authors do, not the post's library
     if _refers_back(clause, trigger, candidates, index) or (
             rule.implied == "refers_back" and not candidates):
         return [None], True
@@ -617,6 +631,13 @@ _PEOPLE = {"we", "you", "i", "they", "users"}
 def _first_subject(clause: Span, index: _DocIndex) -> Token | None:
     found = index.first(index.subjects, clause.start, clause.end)
     return None if found is None else clause.doc[found]
+
+
+def _said_by_people(trigger: Span, clause: Span, index: _DocIndex) -> bool:
+    """Whether the trigger's own subject, the last before it, is the authors: "we depend on
+    X" (not "you can try it", where "it" refers back)."""
+    found = index.last(index.subjects, clause.start, trigger.start)
+    return found is not None and clause.doc[found].lower_ in ("we", "i")
 
 
 def _personal_subject(clause: Span, index: _DocIndex) -> bool:

@@ -194,10 +194,13 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "AMD GPUs.", ("SUPPORTS", "semi-structured (2:4) sparsity", "AMD GPU")),
     ("FlexAttention on AMD GPUs now uses two-stage pipelining in the Triton backend.",
      ("SUPPORTS", "FlexAttention", "AMD GPU")),
+    # a link's masked markup leaves spaces between the trigger and the name
+    ("AOTInductor is an extension of [TorchInductor](https://dev-discuss.pytorch.org/t/x/747), "
+     "designed to process exported models.", ("BASED_ON", "AOTInductor", "TorchInductor")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
-        "support-to", "on-device"])
+        "support-to", "on-device", "next-to-a-link"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -230,10 +233,13 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # people of a company who use a thing did not make it; who helped, with what is not said
     ("Developers at NVIDIA use PyTorch daily.", set()),
     ("Engineers from NVIDIA helped with FSDP.", set()),
+    # the authors depend on it, not the post's library
+    ("Deploying models is complex, so we depend on [TorchServe](https://github.com/x/serve).",
+     set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped"])
+        "company-people-helped", "authors-depend"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
