@@ -64,7 +64,7 @@ import pytest
 import ptkg
 from ptkg.errors import PtkgError
 from ptkg.explore import NotFoundError, name_index
-from ptkg.names import name_key
+from ptkg.names import name_key, variant_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from ptkg.api import Graph
@@ -107,8 +107,6 @@ XFAIL: dict[str, str] = {
            "FlexAttention pipelining', 'Multi-GPU/multi-node profiling improvements' (PyTorch "
            "Profiler), 'hipSPARSELt and FP8 semi-structured sparsity'; rocSHMEM is not a 2.12 "
            "feature at all (a Library node, no INTRODUCES)",
-    "q06": "naming: the row 'Native image I/O for JPEG and PNG formats' is spelled 'IO' by the "
-           "gold; name_key keeps the slash (names.variant_key would accept it)",
     "q07": "naming: rows keep whole headings: '‘Channels last’ memory format for "
            "Computer Vision models', 'Distributed RPC framework APIs', 'New High level autograd "
            "API'",
@@ -284,6 +282,12 @@ def _same(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and name_key(a) == name_key(b)
 
 
+def _same_name(a: str, b: str) -> bool:
+    """The same name to a reader: the same key, or a documented spelling variant of it
+    (``variant_key``: "I/O" and "IO", ``::`` and ``.``, ``nn.`` and ``torch.nn.``)."""
+    return _same(a, b) or variant_key(a)[0] == variant_key(b)[0]
+
+
 def item_names(item: Mapping[str, object]) -> list[str]:
     """The names a reader accepts for a gold item: ``name``, then ``also``."""
     return [str(item["name"]), *(str(a) for a in item.get("also", []))]
@@ -292,7 +296,7 @@ def item_names(item: Mapping[str, object]) -> list[str]:
 def mismatch(kind: str, query: str, item: Mapping[str, object], fact: Fact) -> str | None:
     """Why ``fact`` is not ``item`` (None when it is): a wrong name, release, stability,
     core release or relation."""
-    if not any(_same(name, fact.name) for name in item_names(item)):
+    if not any(_same_name(name, fact.name) for name in item_names(item)):
         return "name"
     release = _text(item.get("release"))
     if release and query in RELEASE_QUERIES and not _same(release, fact.release):
