@@ -64,7 +64,7 @@ import pytest
 import ptkg
 from ptkg.errors import PtkgError
 from ptkg.explore import NotFoundError, name_index
-from ptkg.names import name_key, variant_key
+from ptkg.names import generic_stems, name_key, variant_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from ptkg.api import Graph
@@ -89,11 +89,6 @@ CAUSES = ("mapper", "extraction", "naming", "query", "not-in-corpus")
 #: named after it (refresh with :func:`answer_report`).
 XFAIL: dict[str, str] = {
     # -- release features
-    "q01": "naming: 1.8's 'CUDA-support in RPC using TensorPipe' and 1.9's 'CUDA support in RPC' "
-           "are one node (its lifecycle is whole), named as 1.9 writes it; the gold names the "
-           "1.8 row as 1.8 writes it",
-    "q02": "naming: NNAPI is the row 'Android NNAPI Support in Beta' (the heading kept whole, "
-           "'Support in Beta' included); the graph's 'NNAPI' is a Library node",
     "q03": "naming: features-by-release PyTorch 2.0 misses 5 by naming: 'Scaled dot product "
            "attention 2.0', 'torch.set_default_device and torch.device as context manager', "
            "'\"X86\" as the new default quantization backend for x86 CPU', 'Accelerating "
@@ -283,9 +278,13 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 def _same_name(a: str, b: str) -> bool:
-    """The same name to a reader: the same key, or a documented spelling variant of it
-    (``variant_key``: "I/O" and "IO", ``::`` and ``.``, ``nn.`` and ``torch.nn.``)."""
-    return _same(a, b) or variant_key(a)[0] == variant_key(b)[0]
+    """The same name to a reader: the same key up to a documented spelling variant
+    (``variant_key``: "I/O" and "IO", ``::`` and ``.``, ``nn.`` and ``torch.nn.``) and to a
+    generic word or the means a name adds (``generic_stems``: "Android NNAPI Support" is
+    "Android NNAPI", "CUDA-support in RPC using TensorPipe" is "CUDA support in RPC")."""
+    def keys(name: str) -> set[str]:
+        return {variant_key(n)[0] for n in (name, *(stem for stem, _ in generic_stems(name)))}
+    return bool(keys(a) & keys(b))
 
 
 def item_names(item: Mapping[str, object]) -> list[str]:
