@@ -89,22 +89,18 @@ CAUSES = ("mapper", "extraction", "naming", "query", "not-in-corpus")
 #: named after it (refresh with :func:`answer_report`).
 XFAIL: dict[str, str] = {
     # -- release features
-    "q03": "naming: features-by-release PyTorch 2.0 misses 5 by naming: 'Scaled dot product "
-           "attention 2.0', 'torch.set_default_device and torch.device as context manager', "
-           "'\"X86\" as the new default quantization backend for x86 CPU', 'Accelerating "
+    "q03": "naming: features-by-release PyTorch 2.0 misses 3 by naming, whole headings: "
+           "'X86 as the new default quantization backend for x86 CPU', 'Accelerating "
            "inference on CPU with PyTorch by leveraging oneDNN Graph', 'Optimized PyTorch "
            "Inference with AWS Graviton processors'",
-    "q04": "naming: FlashAttention-2 is 'FlashAttention-2 support in "
-           "torch.nn.functional.scaled_dot_product_attention', TORCH_LOGS is 'Fine-grained "
-           "configurable logging via TORCH_LOGS', and '[Beta] Improvements to "
+    "q04": "naming: FlashAttention-2 is the heading 'FlashAttention-2 support in "
+           "torch.nn.functional.scaled_dot_product_attention', and '[Beta] Improvements to "
            "_torch.compile_-ing Optimizers' is read as 'torch.compile' (Optimizer compilation)",
-    "q05": "naming: 'Fused Adagrad optimizer', 'FMA-based addcdiv lowering for XPU', 'Inductor "
-           "FlexAttention pipelining', 'Multi-GPU/multi-node profiling improvements' (PyTorch "
-           "Profiler), 'hipSPARSELt and FP8 semi-structured sparsity'; rocSHMEM is not a 2.12 "
-           "feature at all (a Library node, no INTRODUCES)",
-    "q07": "naming: rows keep whole headings: '‘Channels last’ memory format for "
-           "Computer Vision models', 'Distributed RPC framework APIs', 'New High level autograd "
-           "API'",
+    "q05": "naming: 'FMA-based addcdiv lowering for XPU', 'Inductor FlexAttention pipelining' "
+           "(FlexAttention) and 'Multi-GPU/multi-node profiling improvements' (PyTorch "
+           "Profiler) keep their headings whole",
+    "q07": "naming: the row keeps the heading whole: '‘Channels last’ memory format for "
+           "Computer Vision models'",
     # -- feature lifecycles
     "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
            "so releases-of-library torchvision; extraction: no release INTRODUCES "
