@@ -1465,7 +1465,7 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
     words = [t for t in doc[evidence.start:evidence.end] if not t.is_space
              and head and head.start("name") <= t.idx < head.end("name")]
     opening = next((t for t in doc[evidence.start:evidence.end] if not t.is_space), None)
-    tagged = doc.has_annotation("TAG")  # the blank model's tests have no tagger
+    tagged = doc.has_annotation("TAG")  # the blank model has no tagger: names unchecked
     if not words or opening is None or (tagged and opening.tag_ not in _NAME_TAGS):
         return []  # "Added support for ...", "In partnership with ...": a change, not a part
     verb = next((i for i, t in enumerate(words) if i and t.tag_ in ("VBN", "VBD")
