@@ -20,7 +20,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import TOOLKITS
-from ptkg.extractors.relations import ENDINGS
+from ptkg.extractors.relations import ENDINGS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     CAPTION,
@@ -775,6 +775,8 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
 
 #: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
 _ANY_DEVICE = {"CPU", "GPU"}
+#: What a sentence would do, or would have done: a past or a plan, not what is supported.
+_WOULD = re.compile(r"\bwould\b", re.I)
 #: A line that names a document, not a fact: "* iOS/Android Tutorial", "* Android demo app".
 _DOCS_LINE = re.compile(r"\b(?:tutorials?|demo(?:\s+apps?)?|docs|documentation|recipes?)\W*$",
                         re.I)
@@ -786,10 +788,15 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     sentence naming a device in a section about the feature is about running it there; what
     "were only supported on Linux" before still is), but a bare CPU or GPU, a device the
     feature's own name names (``supports.named_in_feature``) and a line that names a document
-    ("* iOS/Android Tutorial"). The evidence is the line."""
+    ("* iOS/Android Tutorial"), nor a device of a sentence about what was before ("Previous
+    versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0, AVX2 kernels
+    would be used"). The evidence is the line."""
+    text = _text(doc)
     devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
-               and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name]
-    if not devices or _DOCS_LINE.search(_text(doc), line.start, line.end):
+               and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name
+               and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
+               and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)]
+    if not devices or _DOCS_LINE.search(text, line.start, line.end):
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     return [_code_fact("supports.in_feature_section", feature, _entity(device), evidence)

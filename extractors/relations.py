@@ -339,7 +339,10 @@ _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 
 
 # "Until now, PyTorch training on Mac only leveraged the CPU, but ...": what no longer holds.
-_PAST_LEAD = re.compile(r"^\W*(until now|previously|so far|in the past)\b", re.I)
+#: What opens a clause about what was before: "Until now, ...", "Previous versions of
+#: PyTorch made it difficult to ...".
+PAST_LEAD = re.compile(r"^\W*(?:until now|previously|so far|in the past|"
+                       r"(?:previous|prior|earlier|older) (?:versions?|releases?)\b)\b", re.I)
 
 
 def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
@@ -357,7 +360,7 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
         return False
     last_break = index.last(index.breaks, sentence.start, trigger.start)
     clause_start = sentence.start if last_break is None else last_break + 1
-    return not _PAST_LEAD.match(index.text(clause_start, trigger.start))
+    return not PAST_LEAD.match(index.text(clause_start, trigger.start))
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}

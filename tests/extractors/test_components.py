@@ -134,10 +134,13 @@ def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
     # the extension is no name ptkg reads: not the post's subject either
     ("SWAG, an extension of SWA, can approximate Bayesian model averaging.",
      ("BASED_ON", None, "Stochastic Weight Averaging")),
+    # what previous versions did is a past now over
+    ("Previous versions of PyTorch made it hard to write code that runs on CUDA machines.",
+     ("SUPPORTS", None, "CUDA")),
     # a thing on a device is said of the name right before "on" only
     ("FSDP shards the model on GPUs.", ("SUPPORTS", None, "GPU")),
 ], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner",
-        "unnamed-extension", "on-device-not-adjacent"])
+        "unnamed-extension", "previous-versions", "on-device-not-adjacent"])
 def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     found = relations_found(blank_nlp, text)
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}

@@ -544,13 +544,17 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
             "Its kernels are tuned with CUDA, ROCm and a GPU cluster.\n\n"
             "### [Beta] Windows support for audio\n\n"
             "These C++ components were only supported on Linux and macOS.\n\n"
-            "* iOS/Android Tutorial\n")
+            "* iOS/Android Tutorial\n\n### [Beta] Faster attention routines\n\n"
+            "Previous versions of PyTorch provided optimized ROCm implementations. In PyTorch "
+            "2.1, Metal kernels would be used. It now has FlashAttention-based routines.\n")
     supported = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.2", "en_core_web_sm")
                  if f[0] == "SUPPORTS"}
     assert {("AOTInductor", "CUDA"), ("AOTInductor", "ROCm"),
             ("Windows support for audio", "Linux"), ("Windows support for audio", "macOS")
             } <= supported
     assert not {pair for pair in supported if pair[1] in ("GPU", "CPU", "iOS", "Android")}
+    # what came before, or what would be, is not what the feature supports
+    assert not {pair for pair in supported if pair[0] == "Faster attention routines"}
 
 
 #: The TorchRec post's list of what the library has (abridged), and two lists that lead no
