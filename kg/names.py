@@ -222,6 +222,10 @@ _MEANS = re.compile(r"\s+(?:using|via)\s+\S+$")
 #: A ``torch.*`` API, or an environment variable that works as one ("TORCH_LOGS").
 _API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _HEAD_NOUNS = r"(?:module|api|apis|package|namespace)"
+#: A heading of two or three words and a head noun: "Distributed RPC framework APIs".
+_SPELLED_API = re.compile(r"(?:PyTorch\s+)?(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){1,2}?)\s+"
+                          r"(?:framework\s+)?" + _HEAD_NOUNS.replace("(?:", "(?:framework|", 1),
+                          re.I)
 
 
 def heading_api(name: str) -> tuple[str, str] | None:
@@ -242,6 +246,8 @@ def heading_api(name: str) -> tuple[str, str] | None:
     True
     >>> heading_api("Fine-grained configurable logging via TORCH_LOGS")[0]
     'TORCH_LOGS'
+    >>> heading_api("Distributed RPC framework APIs")[0]
+    'torch.distributed.rpc'
     """
     text = " ".join(name.replace("`", "").split())
     arrow = re.fullmatch(r"(?P<old>[^→]+?)\s*(?:->|→)\s*(?P<new>\S+)", text)
@@ -249,6 +255,10 @@ def heading_api(name: str) -> tuple[str, str] | None:
         return arrow.group("new"), (f"the heading renames {arrow.group('old')} to "
                                               f"{arrow.group('new')}")
     apis = _API_NAME.findall(text)
+    spelled = _SPELLED_API.fullmatch(text)
+    if not apis and spelled:  # "Distributed RPC framework APIs": torch.distributed.rpc
+        api = "torch." + ".".join(spelled.group("words").lower().split())
+        return api, f"the heading's words spell the API {api}"
     if len(apis) != 1:
         return None
     api = apis[0]

@@ -36,7 +36,9 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    ``DataParallel`` is one of its two modules); a name of three words or more with the means
    it is built with is the name without them ("CUDA-support in RPC using TensorPipe").
 9. **heading API** (Feature): a heading about one ``torch.*`` API is that API when it is a
-   name: "NumPy Compatible torch.fft module", "... via torch.linalg", "functorch -> torch.func".
+   name: "NumPy Compatible torch.fft module", "... via torch.linalg", "functorch -> torch.func";
+   so is a heading of two or three words and a head noun whose words spell a ``torch`` path
+   that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``).
 10. **hardware** (Hardware): a product named with its vendor, its device word, its memory or
     form factor ("NVIDIA A100-SXM4-40GB GPU", "NVIDIA H100 GPU", "AWS Graviton Processor",
     "Google Cloud TPU") is the product ("A100", "H100", "Graviton", "TPU"): **same node, its

@@ -133,6 +133,9 @@ MERGES = [
     ("heading via API", [("Feature", "torch.linalg", 3), (
         "Feature", "Support for NumPy style linear algebra functions via torch.linalg", 1)],
      ("Feature", "torch.linalg"), "the heading names the API torch.linalg"),
+    ("heading words spell an API", [("Feature", "torch.distributed.rpc", 3),
+                                    ("Feature", "Distributed RPC framework APIs", 1)],
+     ("Feature", "torch.distributed.rpc"), "the heading's words spell the API"),
     ("heading rename", [("Feature", "torch.func", 3), ("Feature", "functorch -> torch.func", 1)],
      ("Feature", "torch.func"), "the heading renames functorch to torch.func"),
     ("hardware vendor and device word", [("Hardware", "H100", 9),
