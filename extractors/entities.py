@@ -317,7 +317,7 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "HumanEval", "FineWeb", "WikiText", "ShareGPT", "ModelNet", "WordNet",
                  "ShapeNet", "ObjectNet", "iTunes", "eBay", "eBook", "iOS", "macOS", "tvOS",
                  "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
-                 "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy", "LJSpeech"}
+                 "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy"}
 
 # Words that are not names, as the typing rules see them.
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",

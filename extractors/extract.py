@@ -1073,7 +1073,7 @@ def _listed_items(text: str) -> list[str]:
     if _NOT_FEATURE_WORDS.search(text):
         return []
     items = []
-    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
+    for item in _LIST_SPLIT.split(text):
         item = re.split(r"\s+(?:such as|like|including)\s+", item)[-1]  # "transforms such as MFCC"
         words = [w for w in item.split() if w.lower() not in _GENERIC_WORDS]
         if words and words[0].lower() in _PREDICATE_WORDS:
@@ -1097,6 +1097,8 @@ def _shared_heads(items: list[str], text: str) -> list[str]:
     return shared
 
 
+#: What separates the items of a list: "A, B and C", "A, B, and C".
+_LIST_SPLIT = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
 #: The words that start a list's predicate, not an item: "..., are now available".
 _PREDICATE_WORDS = {"are", "is", "was", "were", "now", "will", "can", "have", "has"}
 
@@ -1424,7 +1426,8 @@ def _component_lists(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]]
     facts = []
     for at, lead in enumerate(lines):
         found = _COMPONENT_LEAD.match(text, lead.start, lead.end) if lead.kind == "text" else None
-        owner = found and _list_owner(found.group("subject"), lead, lines[:at], by_line, topic)
+        owner = found and _list_owner(text, found.group("subject"), lead, lines[:at], by_line,
+                                      topic)
         if not owner:
             continue
         for item in _list_items(lines[at + 1:], text):
@@ -1432,13 +1435,13 @@ def _component_lists(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]]
     return facts
 
 
-def _list_owner(subject: str, lead: Line, before: list[Line], by_line: dict[int, list[Span]],
-                topic: Entity | None) -> Entity | None:
+def _list_owner(text: str, subject: str, lead: Line, before: list[Line],
+                by_line: dict[int, list[Span]], topic: Entity | None) -> Entity | None:
     """The library a list's lead line is about: named in its subject, else the library "the
     library" or "it" refers to."""
     end = lead.start + len(subject.rstrip())
-    named = [s for s in by_line[lead.start] if s.label_ == "Library"
-             and end - 6 <= s.end_char <= end]
+    named = [s for s in by_line[lead.start] if s.label_ == "Library" and s.end_char <= end
+             and _ADVERB_ONLY.fullmatch(text, s.end_char, end)]
     if named:  # "... subsection of Captum includes:", "TorchRec also includes:"
         return _entity(named[-1])
     if not _REFERS_TO_LIBRARY.search(subject):
@@ -1486,7 +1489,7 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
         return [_code_fact("supports.component_list", owner, _entity(s), evidence)
                 for s in devices]
     listed = _SUCH_AS.match(text, head.end(), item.end) if head else None
-    names = ([n.strip() for n in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.group("items"))]
+    names = ([n.strip() for n in _LIST_SPLIT.split(listed.group("items"))]
              if listed else [name])
     return [_code_fact("part_of.component_list", Entity("Feature", n), owner, evidence)
             for n in names if n and len(n.split()) <= 4 and not _generic(n)
@@ -1496,6 +1499,8 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
 #: A line that leads a list of a library's parts: "In particular, the library includes:".
 _COMPONENT_LEAD = re.compile(r"(?P<subject>[^\n:]*?)\b(?:includes?|provides?|offers?|contains?|"
                              r"consists\s+of|comes\s+with)\s*:\s*$", re.I)
+#: What may stand between a lead's library and its verb: "TorchRec also includes:".
+_ADVERB_ONLY = re.compile(r"\s*(?:(?:also|now)\s*)?")
 #: A lead's subject that refers to a library without naming it: "the library", "it".
 _REFERS_TO_LIBRARY = re.compile(r"(?:^|[,.]\s*|\b(?:the|this|our)\s+(?:new\s+)?)"
                                 r"(?:library|package|it)(?:\s+(?:also|now))?\s*$", re.I)

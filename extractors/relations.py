@@ -338,9 +338,8 @@ _JOINED_CLAUSE = re.compile(r"\b(?:and|but)\s+(?:will|is|are|was|were|has|have|c
 _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 
 
-# "Until now, PyTorch training on Mac only leveraged the CPU, but ...": what no longer holds.
-#: What opens a clause about what was before: "Until now, ...", "Previous versions of
-#: PyTorch made it difficult to ...".
+#: What opens a clause about what no longer holds: "Until now, PyTorch training on Mac only
+#: leveraged the CPU, but ...", "Previous versions of PyTorch made it difficult to ...".
 PAST_LEAD = re.compile(r"^\W*(?:until now|previously|so far|in the past|"
                        r"(?:previous|prior|earlier|older) (?:versions?|releases?)\b)\b", re.I)
 
@@ -629,6 +628,7 @@ _ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "modu
 
 
 _PEOPLE = {"we", "you", "i", "they", "users"}
+_AUTHORS = {"we", "i"}  # of _PEOPLE, the post's own writers
 
 
 def _first_subject(clause: Span, index: _DocIndex) -> Token | None:
@@ -640,7 +640,7 @@ def _said_by_people(trigger: Span, clause: Span, index: _DocIndex) -> bool:
     """Whether the trigger's own subject, the last before it, is the authors: "we depend on
     X" (not "you can try it", where "it" refers back)."""
     found = index.last(index.subjects, clause.start, trigger.start)
-    return found is not None and clause.doc[found].lower_ in ("we", "i")
+    return found is not None and clause.doc[found].lower_ in _AUTHORS
 
 
 def _personal_subject(clause: Span, index: _DocIndex) -> bool:

@@ -221,11 +221,11 @@ _AREA = re.compile(r"(?P<area>[^-–—]+?)\s+[-–—]\s+(?P<rest>\S.*)$")
 _MEANS = re.compile(r"\s+(?:using|via)\s+\S+$")
 #: A ``torch.*`` API, or an environment variable that works as one ("TORCH_LOGS").
 _API_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
-_HEAD_NOUNS = r"(?:module|api|apis|package|namespace)"
-#: A heading of two or three words and a head noun: "Distributed RPC framework APIs".
-_SPELLED_API = re.compile(r"(?:PyTorch\s+)?(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){1,2}?)\s+"
-                          r"(?:framework\s+)?" + _HEAD_NOUNS.replace("(?:", "(?:framework|", 1),
-                          re.I)
+_HEAD_WORDS = "module|api|apis|package|namespace"
+_HEAD_NOUNS = rf"(?:{_HEAD_WORDS})"
+#: A heading of two or three words and head nouns: "Distributed RPC framework APIs".
+_SPELLED_API = re.compile(rf"(?:PyTorch\s+)?(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){{1,2}}?)"
+                          rf"(?:\s+(?:framework|{_HEAD_WORDS}))+", re.I)
 
 
 def heading_api(name: str) -> tuple[str, str] | None:
