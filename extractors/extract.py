@@ -62,8 +62,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     """
     spans, by_line, outline = _outline(doc, lines, post.markup)
     result = PostFacts(post.url, post.title, post.date, post.author)
-    # A surface as the finder read it: "forced\\_align" is "forced_align", a link's URL is out.
-    in_text = [(s, " ".join(_span_text(s).split()), s.start_char, s.end_char) for s in spans]
+    in_text = [(s, _surface(s), s.start_char, s.end_char) for s in spans]
     outside = [(s, s.text, -1, -1) for extra in (title_doc, author_doc) if extra is not None
                for s in extra.spans["ptkg"]]
     result.mentions = sorted(
@@ -260,6 +259,15 @@ def _fact(type_: str, source: Entity, target: Entity, rule: str, evidence: Span,
     start = evidence.start_char + (len(whole) - len(whole.lstrip()))
     return Fact(type_, source, target, rule, start, start + len(text), " ".join(text.split()),
                 stability, stated)
+
+
+def _surface(span: Span) -> str:
+    """A mention's surface as the finder read it: "forced\\_align" is "forced_align", a link's
+    URL is out, and a sentence's full stop the tokenizer left on the name is not the name's
+    ("faster than AdamW.")."""
+    surface = " ".join(_span_text(span).split())
+    return surface[:-1] if surface.endswith(".") and not _entity(span).name.endswith(".") \
+        else surface
 
 
 def _span_text(span: Span) -> str:
