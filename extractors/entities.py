@@ -1046,8 +1046,9 @@ _JOINED = re.compile(r"[-_.]\w")
 
 def _renamed(spans: list[Span], text: str) -> list[Span]:
     """The names a post gives as a name's former one ("AmplitudeToDB (previously named
-    SpectrogramToDB)", "PlayTorch SDK (formerly known as PyTorch Live)") read as that name, so
-    resolution makes one node of the two wherever else the former name is read."""
+    SpectrogramToDB)", "PlayTorch SDK (formerly known as PyTorch Live)") or as its short form
+    ("DistributedTensor (DTensor)") read as that name, so resolution makes one node of the two
+    wherever else the other name is read."""
     renamed = list(spans)
     for i, (name, former) in enumerate(zip(spans, spans[1:], strict=False)):
         if name.label_ == former.label_ and name.id_ != former.id_ and _FORMERLY.match(
@@ -1055,7 +1056,41 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
                 text, former.end_char):
             renamed[i + 1] = Span(former.doc, former.start, former.end, label=name.label_,
                                   span_id=name.id_)
-    return renamed
+    return _select_short_forms(renamed, text)
+
+
+#: A short form in parentheses after a name or its link: "DistributedTensor (DTensor)".
+_SHORT_FORM = re.compile(r"[ \t]*\( ?(?P<short>[A-Za-z][\w.-]*[A-Za-z0-9]) ?\)")
+
+
+def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
+    """``spans`` with the short form a post gives a name in parentheses read as that name,
+    when its letters are the name's in order, from the first ("Elastic Kubernetes Service
+    (EKS)", "DistributedTensor (DTensor)"); a span of another label there stays."""
+    starts = {span.start_char: k for k, span in enumerate(spans)}
+    taken = _within(spans)
+    added = []
+    for span in spans:
+        m = _SHORT_FORM.match(text, span.end_char)
+        if not m or not _short_form(span.text, m.group("short")):
+            continue
+        k = starts.get(m.start("short"))
+        if k is not None and spans[k].label_ == span.label_ \
+                and spans[k].end_char == m.end("short"):
+            spans[k] = Span(span.doc, spans[k].start, spans[k].end, label=span.label_,
+                            span_id=span.id_)
+        elif k is None:
+            short = _char_span(span.doc, m.start("short"), m.end("short"), span.label_, span.id_)
+            if short is not None and not taken(short):
+                added.append(short)
+    return sorted(spans + added, key=lambda s: s.start) if added else spans
+
+
+def _short_form(name: str, short: str) -> bool:
+    """Whether ``short`` shortens ``name``: shorter, with its first letter and every letter
+    in order ("EKS" of "Elastic Kubernetes Service")."""
+    name, short = name.lower(), short.lower()
+    return 1 < len(short) < len(name) and short[0] == name[0] and _subsequence(short, name)
 
 
 def _char_span(doc: Doc, start: int, end: int, label: str, span_id: str = "") -> Span | None:
