@@ -86,6 +86,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc),
                                  announced))
     facts.extend(_component_lists(doc, lines, by_line, _title_library(title_doc)))
+    facts.extend(_library_highlights(doc, lines, by_line, post.text))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
@@ -1440,6 +1441,32 @@ def _component_lists(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]]
             continue
         for item in _list_items(lines[at + 1:], text):
             facts.extend(_component_facts(doc, item, by_line[item.start], owner))
+    return facts
+
+
+#: A highlight item its library's bold name leads: "* **TorchAudio** - Major improvements ...".
+_HIGHLIGHT_LEAD = re.compile(r"\s*[*+-]\s+\*\*")
+_HIGHLIGHT_DASH = re.compile(r"\*\*\s*[-\u2013\u2014:]\s")
+
+
+def _library_highlights(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                        raw: str) -> list[Fact]:
+    """The devices and platforms of a list item that its library's bold name leads ("*
+    **TorchCSPRNG** - ... new APIs for AES128 ECB/CTR and CUDA support on Windows"): the
+    library supports each. Its features are left out: the item names the core's it works with
+    as well as its own ("Added support for PyTorch Mobile", "AMP autocasting")."""
+    facts = []
+    for item in lines:
+        inside = by_line[item.start]
+        if item.kind != "bullet" or not inside or inside[0].label_ != "Library" or \
+                inside[0].id_ == CORE_LIBRARY or not _HIGHLIGHT_LEAD.fullmatch(
+                    raw, item.start, inside[0].start_char) or not _HIGHLIGHT_DASH.match(
+                    raw, inside[0].end_char):
+            continue
+        evidence = doc.char_span(item.start, item.end, alignment_mode="expand")
+        facts.extend(_code_fact("supports.library_highlight", _entity(inside[0]), _entity(s),
+                                evidence)
+                     for s in inside[1:] if s.label_ in ("Hardware", "Platform"))
     return facts
 
 

@@ -229,6 +229,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an item of a list a library's line leads: 'the library includes:'"),
     CodeRule("supports.component_list", "SUPPORTS",
              "a device's support, an item of a list a library's line leads"),
+    CodeRule("supports.library_highlight", "SUPPORTS",
+             "a device in a list item its library's bold name leads: '**TorchCSPRNG** - ...'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
 )}

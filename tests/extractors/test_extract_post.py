@@ -599,6 +599,21 @@ def test_the_items_of_a_list_a_library_leads_are_its_parts():
     assert not {f for f in facts if f[1] in ("Default handlers", "Added bindings")}
 
 
+def test_a_highlight_its_library_leads_names_the_devices_the_library_supports():
+    """"* **TorchCSPRNG** - ... CUDA support on Windows" (the 1.8 library post's highlights):
+    the library supports what the item names; a linked name before a colon ("[TensorBoard](...):
+    ...") leads no highlight, and the core's features an item names are not the library's."""
+    text = ("Some highlights include:\n"
+            "* **TorchCSPRNG** - Support for cryptographically secure pseudorandom number "
+            "generators is now stable with new APIs and CUDA support on Windows.\n"
+            "* **TorchVision** - Added support for PyTorch Mobile, and iOS support.\n"
+            "* [TensorBoard](https://www.tensorflow.org/tensorboard): visualization, Windows.\n")
+    facts = {f[:3] for f in facts_of(text)}
+    assert {("SUPPORTS", "torchcsprng", "CUDA"), ("SUPPORTS", "torchcsprng", "Windows"),
+            ("SUPPORTS", "torchvision", "iOS")} <= facts
+    assert not {f for f in facts if f[1] == "TensorBoard" or f[2] == "torchvision"}
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
