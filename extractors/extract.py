@@ -83,7 +83,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
-    facts.extend(_sentence_facts(doc, subject, lines, sections, _title_library(title_doc),
+    facts.extend(_sentence_facts(doc, subject, lines, sections, _title_topic(title_doc),
                                  announced))
     facts.extend(_component_lists(doc, lines, by_line, _title_library(title_doc)))
     facts.extend(_library_highlights(doc, lines, by_line, post.text))
@@ -1359,6 +1359,20 @@ def _title_library(title_doc: Doc | None) -> Entity | None:
     return next(iter(others)) if len(others) == 1 else None
 
 
+def _title_topic(title_doc: Doc | None) -> Entity | None:
+    """What a post's title is about: its library (``_title_library``), else the feature that
+    opens it before a colon ("TLX Block Attention: A Warp-Specialized Blackwell Kernel ...")."""
+    library = _title_library(title_doc)
+    if library is not None or title_doc is None:
+        return library
+    text = _text(title_doc)
+    first = next(iter(title_doc.spans["ptkg"]), None)
+    if first is not None and first.label_ == "Feature" and first.start_char == 0 and \
+            text[first.end_char:].lstrip().startswith(":"):
+        return _entity(first)
+    return None
+
+
 def _is_core(release: Entity | None) -> bool:
     """Whether a release is one of PyTorch's own ("PyTorch 1.13")."""
     return release is not None and release.name.startswith(CORE_LIBRARY + " ")
@@ -1380,9 +1394,10 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
     (for SUPPORTS) the release the post is about. A subject that refers back ("it", "the
-    project") is that feature, else the library of the section's release, else the ``topic``
-    library of the post's title. What "all (three) domain libraries" end, each release of a
-    domain library (the pack's ``kind``) the post announces (``libraries``) ends.
+    project", "this work") is that feature, else the library of the section's release, else
+    the ``topic`` of the post's title (``_title_topic``). What "all (three) domain libraries"
+    end, each release of a domain library (the pack's ``kind``) the post announces
+    (``libraries``) ends.
     """
     starts = [line.start for line in lines]
     ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}

@@ -624,7 +624,8 @@ def _modifier(span: Span, covered: set[int]) -> bool:
     return root.dep_ == "compound" and span.label_ == "Library" and root.head.i not in covered
 
 
-_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework"}
+_ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework",
+                  "work"}
 
 
 _PEOPLE = {"we", "you", "i", "they", "users"}

@@ -614,6 +614,18 @@ def test_a_highlight_its_library_leads_names_the_devices_the_library_supports():
     assert not {f for f in facts if f[1] == "TensorBoard" or f[2] == "torchvision"}
 
 
+def test_this_work_is_the_feature_the_title_opens_with():
+    """"This work is built on TLX" in a post titled "TLX Block Attention: A Warp-Specialized
+    Blackwell Kernel ...": the work is the title's feature; a title that names no feature
+    first leaves "this work" to no one."""
+    text = "This work is built on TLX (Triton Language Extensions), a set of extensions.\n"
+    facts = {f[:3] for f in facts_of(text, "TLX Block Attention: A Warp-Specialized Kernel",
+                                     model="en_core_web_sm")}
+    assert ("BASED_ON", "TLX Block Attention", "TLX") in facts
+    assert not {f for f in facts_of(text, "A Warp-Specialized Kernel", model="en_core_web_sm")
+                if f[0] == "BASED_ON"}
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
