@@ -1393,7 +1393,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     """Relations read around trigger phrases.
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
-    (for SUPPORTS) the release the post is about. A subject that refers back ("it", "the
+    (for SUPPORTS) the release the post is about, else the ``topic`` of its title but PyTorch.
+    A subject that refers back ("it", "the
     project", "this work") is that feature, else the library of the section's release, else
     the ``topic`` of the post's title (``_title_topic``). What "all (three) domain libraries"
     end, each release of a domain library (the pack's ``kind``) the post announces
@@ -1425,7 +1426,9 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                                relation.sentence) for library in libraries)
             continue  # "all three domain libraries are removing support for Python2"
         if source is None and relation.type in ("SUPPORTS", *ENDINGS):
-            source = section.release or subject
+            source = section.release or subject or (
+                topic if relation.type == "SUPPORTS" and topic != Entity("Library", CORE_LIBRARY)
+                else None)
         elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",
                                                                              *ENDINGS):
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12

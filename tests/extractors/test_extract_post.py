@@ -626,6 +626,17 @@ def test_this_work_is_the_feature_the_title_opens_with():
                 if f[0] == "BASED_ON"}
 
 
+def test_support_no_sentence_gives_a_source_is_the_titles_library():
+    """In a post about a library that no release opens, "We have extended it to include
+    support for the Ethos-U device driver" is that library's support; a post whose title
+    names only PyTorch gives it to no one."""
+    text = "We have extended it to include support for the Ethos-U device driver.\n"
+    assert ("SUPPORTS", "ExecuTorch", "Ethos-U") in {f[:3] for f in facts_of(
+        text, "ExecuTorch Becomes a Part of PyTorch Core", model="en_core_web_sm")}
+    assert not {f for f in facts_of(text, "PyTorch in the Wild", model="en_core_web_sm")
+                if f[0] == "SUPPORTS"}
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
