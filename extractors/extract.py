@@ -1394,11 +1394,10 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
     (for SUPPORTS) the release the post is about, else the ``topic`` of its title but PyTorch.
-    A subject that refers back ("it", "the
-    project", "this work") is that feature, else the library of the section's release, else
-    the ``topic`` of the post's title (``_title_topic``). What "all (three) domain libraries"
-    end, each release of a domain library (the pack's ``kind``) the post announces
-    (``libraries``) ends.
+    A subject that refers back ("it", "the project", "this work") is that feature, else the
+    library of the section's release, else the ``topic`` of the post's title
+    (``_title_topic``). What "all (three) domain libraries" end, each release of a domain
+    library (the pack's ``kind``) the post announces (``libraries``) ends.
     """
     starts = [line.start for line in lines]
     ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}
