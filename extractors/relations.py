@@ -576,7 +576,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if rule.choose == "in_trigger" and within:  # "upstreamed torch.compile into PyTorch/XLA"
         return within[-1:], False
     subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
-    if subject is not None:
+    if subject is not None and not (subject.start > trigger.end and _refers_back(
+            clause, trigger, candidates, index)):
         return [subject], False
     if rule.implied == "refers_back" and not candidates and _said_by_people(trigger, clause,
                                                                              index):
@@ -661,8 +662,8 @@ def _refers_back(clause: Span, trigger: Span, candidates: list[Span],
                               for s in candidates):
         return False
     lefts = [t.lower_ for t in subject.lefts]
-    return subject.lower_ == "it" or (subject.lower_ in _ANAPHOR_NOUNS
-                                      and lefts in (["this"], ["the"]))
+    return subject.lower_ == "it" or (subject.lower_ == "this" and subject.dep_ == "nsubjpass") or (
+        subject.lower_ in _ANAPHOR_NOUNS and lefts in (["this"], ["the"]))
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:

@@ -239,14 +239,27 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # the authors depend on it, not the post's library
     ("Deploying models is complex, so we depend on [TorchServe](https://github.com/x/serve).",
      set()),
+    # a "this" of a verb's proposition refers to no feature
+    ("This demonstrates that we can leverage the sparsity that BlockMask provides us.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped", "authors-depend"])
+        "company-people-helped", "authors-depend", "this-demonstrates"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
     assert found == expected
+
+
+def test_a_passive_this_is_the_sections_feature(english_nlp):
+    """"This was contributed by ... (NVIDIA)" (the 2.12 post): "this" is the feature of the
+    section, not the name the parser made a subject after the trigger ("Inductor ordering
+    support added by ...")."""
+    found = relations_found(english_nlp, (
+        "This was contributed by Daniel Galvez and Ting-Yang Kuei (NVIDIA) (PR #168912), with "
+        "Inductor ordering support added by Paul Zhang (Meta) (PR #179457)."))
+    assert ("DEVELOPED_BY", None, "NVIDIA") in found
+    assert ("DEVELOPED_BY", "TorchInductor", "NVIDIA") not in found
 
 
 def test_relation_finder_anaphor_flag(english_nlp):
