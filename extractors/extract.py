@@ -99,9 +99,11 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
                       facts: list[Fact]) -> list[Mention]:
     """A feature heading whose section opens by saying what an API is or does names that API:
     "[Beta] CUDA-based CTC decoder", then "torchaudio.models.decoder.CUCTCDecoder performs CTC
-    beam search in CUDA devices". The heading is read as a mention of the API, so resolution
-    makes one node of the two. Not when the API "now" does more: "torch.compile now
-    understands NumPy" under "torch.compile + NumPy" is about another thing."""
+    beam search in CUDA devices"; so does one whose first paragraph says the API holds it
+    ("[Beta] Datacollectors", then "These can be found in torchrl.collectors"). The heading
+    is read as a mention of the API, so resolution makes one node of the two. Not when the
+    API "now" does more: "torch.compile now understands NumPy" under "torch.compile + NumPy"
+    is about another thing."""
     text = _text(doc)
     starts = [line.start for line in lines]
     mentions = []
@@ -114,12 +116,31 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
         if body is None or body.kind == "heading" or lines[at].kind not in ("heading", "bullet"):
             continue
         feature = fact.source if fact.type == "PART_OF" else fact.target
-        api = next((s for s in by_line.get(body.start, []) if s.label_ == "Feature"
-                    and DOTTED_API.fullmatch(s.id_ or s.text) and s.id_ != feature.name
-                    and not text[body.start:s.start_char].strip(" \t*_`-")), None)
-        if api is not None and _DEFINES.match(text, api.end_char):
+        apis = [s for s in by_line.get(body.start, []) if s.label_ == "Feature"
+                and DOTTED_API.fullmatch(s.id_ or s.text) and s.id_ != feature.name]
+        api = next((s for s in apis if not text[body.start:s.start_char].strip(" \t*_`-")
+                    and _DEFINES.match(text, s.end_char)), None) or next(
+            (s for s in apis if _home_of(text, s)), None)
+        if api is not None:
             mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
     return mentions
+
+
+def _home_of(text: str, api: Span) -> bool:
+    """Whether the words around ``api`` say it holds what a section is about: "Several
+    objective functions are included in torchrl.objectives", "These can be found in
+    torchrl.collectors", "brings new functions ... to the `torch.autograd.functional`
+    submodule"."""
+    before = text[max(0, api.start_char - 40):api.start_char]
+    return bool(_HOLDS_BEFORE.search(before) or (
+        re.search(r"\bto\s+the[\s`_*]*$", before)
+        and _MODULE_AFTER.match(text, api.end_char)))
+
+
+#: What says an API holds a section's things: "are included in", "can be found in".
+_HOLDS_BEFORE = re.compile(r"\b(?:included|found|available|collected|grouped)\s+in"
+                           r"(?:\s+the)?[\s`_*]*$", re.I)
+_MODULE_AFTER = re.compile(r"[\s`_*]*\s(?:sub)?(?:module|package|namespace)\b")
 
 
 #: The rules that read a feature from a heading: a release's, or a library's section.

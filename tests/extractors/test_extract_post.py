@@ -528,6 +528,32 @@ def test_a_short_form_in_parentheses_is_the_name_it_shortens():
     assert "FSDP" not in graph.nodes["Feature:Tensor Parallelism"].get("aliases", [])
 
 
+@pytest.mark.parametrize(("text", "api", "heading"), [
+    ("## TorchRL\n\n### [Beta] Datacollectors\n\nData collection in RL is made easy. These "
+     "can be found in torchrl.collectors and are documented here.\n", "torchrl.collectors",
+     "Datacollectors"),
+    ("We are excited to announce PyTorch 1.5.\n\n## New High level autograd API "
+     "(Experimental)\n\nPyTorch 1.5 brings new functions including jacobian and hessian to "
+     "the `torch.autograd.functional` submodule.\n", "torch.autograd.functional",
+     "High level autograd API"),
+], ids=["found-in", "to-the-submodule"])
+def test_a_heading_whose_first_paragraph_says_an_api_holds_it_is_that_api(text, api, heading):
+    results = run_extraction([Post(BLOG + "p/", text, "New Library Updates in PyTorch 2.0")],
+                             model="blank", jobs=1)
+    graph = build_graph(results)
+    assert heading in graph.nodes["Feature:" + api]["aliases"]
+    assert "Feature:" + heading not in graph
+
+
+def test_an_api_a_heading_only_uses_is_not_the_heading():
+    """"It runs on top of torch.fx" says what the feature uses, not where it lives."""
+    text = ("We are excited to announce PyTorch 1.8.\n\n## [Beta] Graph rewriting\n\n"
+            "It runs on top of torch.fx for speed.\n")
+    graph = build_graph(run_extraction([Post(BLOG + "p/", text, "PyTorch 1.8")],
+                                       model="blank", jobs=1))
+    assert "Feature:Graph rewriting" in graph
+
+
 def test_a_feature_renamed_between_releases_is_one_node():
     """The alias pack gives a feature's names of each release one canonical name: 1.12's
     "Introducing Accelerated PyTorch Training on Mac" (a name only its heading uses, so the
