@@ -10,6 +10,7 @@ support for ROCm" in the PyTorch 1.8 post).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -111,19 +112,28 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
         if fact.rule not in _HEADING_RULES or fact.start < 0:
             continue
         at = bisect.bisect_right(starts, fact.start) - 1
-        body = next((line for line in lines[at + 1:at + 9]
-                     if line.kind != "code" and text[line.start:line.end].strip()), None)
-        if body is None or body.kind == "heading" or lines[at].kind not in ("heading", "bullet"):
+        if lines[at].kind not in ("heading", "bullet"):
             continue
+        body = list(itertools.islice(_paragraphs(lines[at + 1:at + 9], text), 2))
         feature = fact.source if fact.type == "PART_OF" else fact.target
-        apis = [s for s in by_line.get(body.start, []) if s.label_ == "Feature"
-                and DOTTED_API.fullmatch(s.id_ or s.text) and s.id_ != feature.name]
-        api = next((s for s in apis if not text[body.start:s.start_char].strip(" \t*_`-")
+        apis = [(line, s) for line in body for s in by_line.get(line.start, [])
+                if s.label_ == "Feature" and DOTTED_API.fullmatch(s.id_ or s.text)
+                and s.id_ != feature.name]
+        api = next((s for line, s in apis if _THE_NEW.fullmatch(text, line.start, s.start_char)
                     and _DEFINES.match(text, s.end_char)), None) or next(
-            (s for s in apis if _home_of(text, s)), None)
+            (s for line, s in apis if line == body[0] and _home_of(text, s)), None)
         if api is not None:
             mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
     return mentions
+
+
+def _paragraphs(lines: list[Line], text: str) -> Iterator[Line]:
+    """The text lines that open a section, up to its next heading."""
+    for line in lines:
+        if line.kind == "heading":
+            return
+        if line.kind != "code" and text[line.start:line.end].strip():
+            yield line
 
 
 def _home_of(text: str, api: Span) -> bool:
@@ -146,10 +156,12 @@ _MODULE_AFTER = re.compile(r"[\s`_*]*\s(?:sub)?(?:module|package|namespace)\b")
 #: The rules that read a feature from a heading: a release's, or a library's section.
 _HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading",
                   "part_of.library_section"}
+#: What opens a line before the API it defines: "The new ``torch.nn.utils.stateless...``".
+_THE_NEW = re.compile(r"[\s*_`-]*(?:the\s+(?:new\s+)?)?[\s*_`]*", re.I)
 #: What an API is or does, said as a definition: "performs", "can apply", "is TorchAudio's new
 #: I/O API", "allows users", "includes"; not "now supports", "previously only supported".
-_DEFINES = re.compile(r"[\s`_*]*\s(?:is|are|allows|enables|lets|performs|provides|includes|"
-                      r"can\s+(?!now\b)\w+)\b", re.I)
+_DEFINES = re.compile(r"(?:\(\))?[\s`_*]*(?:\sAPIs?)?\s(?:is|are|allows|enables|lets|performs|"
+                      r"provides|includes|can\s+(?!now\b)\w+)\b", re.I)
 
 
 def _without_idle_languages(mentions: list[Mention], facts: list[Fact]) -> list[Mention]:

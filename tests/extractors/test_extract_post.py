@@ -536,8 +536,12 @@ def test_a_short_form_in_parentheses_is_the_name_it_shortens():
      "(Experimental)\n\nPyTorch 1.5 brings new functions including jacobian and hessian to "
      "the `torch.autograd.functional` submodule.\n", "torch.autograd.functional",
      "High level autograd API"),
-], ids=["found-in", "to-the-submodule"])
-def test_a_heading_whose_first_paragraph_says_an_api_holds_it_is_that_api(text, api, heading):
+    ("We are excited to announce PyTorch 1.12.\n\n### (Beta) Functional API for Modules\n\n"
+     "PyTorch 1.12 introduces a new beta feature.\n\n"
+     "The new ``torch.nn.utils.stateless.functional_call()`` API allows for:\n- computation\n",
+     "torch.nn.utils.stateless.functional_call", "Functional API for Modules"),
+], ids=["found-in", "to-the-submodule", "the-new-api-of-the-second-paragraph"])
+def test_a_heading_whose_opening_paragraphs_name_its_api_is_that_api(text, api, heading):
     results = run_extraction([Post(BLOG + "p/", text, "New Library Updates in PyTorch 2.0")],
                              model="blank", jobs=1)
     graph = build_graph(results)
