@@ -38,7 +38,9 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
 9. **heading API** (Feature): a heading about one ``torch.*`` API is that API when it is a
    name: "NumPy Compatible torch.fft module", "... via torch.linalg", "functorch -> torch.func";
    so is a heading of two or three words and a head noun whose words spell a ``torch`` path
-   that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``).
+   that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``); and a
+   feature named for its devices is the feature, when the words after "for" or "on" name a
+   device or platform of the graph ("semi-structured (2:4) sparsity for NVIDIA® GPUs").
 10. **hardware** (Hardware): a product named with its vendor, its device word, its memory or
     form factor ("NVIDIA A100-SXM4-40GB GPU", "NVIDIA H100 GPU", "AWS Graviton Processor",
     "Google Cloud TPU") is the product ("A100", "H100", "Graviton", "TPU"): **same node, its
@@ -109,6 +111,9 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
                 "processors": "cpu", "npu": "npu", "npus": "npu", "accelerator": "accelerator",
                 "accelerators": "accelerator", "chip": "chip", "chips": "chip"}
 #: Words of a hardware name that do not make another product: a memory size, a form factor.
+#: A feature named for its devices: "semi-structured (2:4) sparsity for NVIDIA® GPUs".
+_FOR_DEVICE = re.compile(r"^(?P<feature>.+?) (?:for|on) (?P<device>[^ ].*)$")
+_DEVICE_MARKS = re.compile(r"[®™]")
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
@@ -338,6 +343,7 @@ class Resolver:
         self._plurals(groups)
         self._generic_words(groups)
         self._heading_apis(groups)
+        self._for_devices(groups)
         self._hardware(groups)
         self._typos(groups)
         self._labels(groups)
@@ -499,6 +505,25 @@ class Resolver:
                 target = index.get(("Feature", variant_key(found[0])[0])) if found else None
                 if target is not None and groups.root(target) != groups.root(root):
                     groups.union(root, target, found[1])
+                    break
+
+    def _for_devices(self, groups: _Groups) -> None:
+        """Rule 9: a feature named for the devices it runs on is the feature
+        ("semi-structured (2:4) sparsity for NVIDIA® GPUs" is 2.3's "semi-structured (2:4)
+        sparsity"), when the name after "for" or "on" is a device or platform of the graph."""
+        devices = {key for label in ("Hardware", "Platform")
+                   for (_, key), root in groups.index(label).items() if root is not None}
+        index = groups.index("Feature")
+        for root in groups.roots("Feature"):
+            for entity in groups.members[root]:
+                found = _FOR_DEVICE.match(entity.name)
+                device = _DEVICE_MARKS.sub("", found.group("device")) if found else ""
+                target = index.get(("Feature", variant_key(found.group("feature"))[0])) if {
+                    variant_key(d)[0] for d in (device, singular(device) or device)
+                } & devices else None
+                if target is not None and groups.root(target) != groups.root(root):
+                    groups.union(root, target, f"{groups.display(target)} for the devices "
+                                               f"{found.group('device')!r}")
                     break
 
     def _hardware(self, groups: _Groups) -> None:

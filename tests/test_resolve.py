@@ -257,8 +257,21 @@ KEPT_APART = [
     ("a feature about a device is not the device",
      [("Hardware", "CUDA", 9), ("Feature", "CUDA support", 1)]),
     ("two specific labels", [("Library", "Metal", 1), ("Platform", "Metal", 1)]),
+    ("a feature for what is not a device", [("Feature", "Quantization", 2),
+                                            ("Feature", "Quantization for LLMs", 1)]),
     ("a Model is not a Library", [("Model", "Llama", 3), ("Library", "Llama", 1)]),
 ]
+
+
+def test_issue12_a_feature_named_for_its_devices_is_the_feature():
+    """2.1's "[Prototype] semi-structured (2:4) sparsity for NVIDIA® GPUs" is the feature 2.3
+    makes Beta, when the words after "for" name a device of the graph."""
+    graph = resolve(("Feature", "semi-structured (2:4) sparsity", 2),
+                    ("Feature", "semi-structured (2:4) sparsity for NVIDIA® GPUs", 1),
+                    ("Hardware", "NVIDIA GPU", 3))
+    data = graph.nodes["Feature:semi-structured (2:4) sparsity"]
+    assert data["aliases"] == ["semi-structured (2:4) sparsity for NVIDIA® GPUs"]
+    assert any("for the devices 'NVIDIA® GPUs'" in entry for entry in data["merged"])
 
 
 @pytest.mark.parametrize("names", [k[1] for k in KEPT_APART], ids=[k[0] for k in KEPT_APART])
