@@ -276,7 +276,8 @@ _PIP_NAMES = {"torch": "PyTorch", "pytorch": "PyTorch"}
 # a name with a parameter count ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer").
 _MODEL_TAIL = (r"(?:-(?!(?:based|style|like|class|sized|scale|level|only|era|specific)\b)"
                r"[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?)*"
-               r"(?:[ \t](?:XL|XXL|Large|Medium|Small|Base|Mini|Instruct|Chat|Thinking)\b)?")
+               r"(?:[ \t](?:XL|XXL|Large|Medium|Small|Base|Mini|Instruct|Chat|Thinking|"
+               r"\d+(?:\.\d+)?B)\b)?")
 _PARAMETER_COUNT = re.compile(
     _START + r"(?P<name>[A-Z][a-z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*-\d+(?:\.\d+)?[BMT]\b"
     r"(?:-[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?)*)")

@@ -87,7 +87,10 @@ def test_issue12_toolkit_versions_are_releases(blank_nlp, text, name):
     ("We finetuned Moonlight-16B-A3B.", {("Model", "Moonlight-16B-A3B")}),
     ("BlockBERT and RoFormer compute attention differently.",
      {("Model", "BlockBERT"), ("Model", "RoFormer")}),
-], ids=["family-size", "family-version", "family-size-word", "parameter-count", "suffix"])
+    ("This enables running Llama 2 7B and Llama3.1 8B on phones.",
+     {("Model", "Llama 2 7B"), ("Model", "Llama3.1 8B")}),
+], ids=["family-size", "family-version", "family-size-word", "parameter-count", "suffix",
+        "spaced-parameter-count"])
 def test_issue12_model_names(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
