@@ -1064,14 +1064,27 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
 _SHORT_FORM = re.compile(r"[ \t]*\( ?(?P<short>[A-Za-z][\w.-]*[A-Za-z0-9]) ?\)")
 
 
+#: A long form in parentheses after a short one: "torch.amp (Automatic Mixed Precision)".
+_LONG_FORM = re.compile(r"[ \t]*\( ?(?P<long>[A-Z][\w-]*(?: [\w-]+){1,5}) ?\)")
+
+
 def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
     """``spans`` with the short form a post gives a name in parentheses read as that name,
     when its letters are the name's in order, from the first ("Elastic Kubernetes Service
-    (EKS)", "DistributedTensor (DTensor)"); a span of another label there stays."""
+    (EKS)", "DistributedTensor (DTensor)"), and so with the name in parentheses after the
+    short form, of an API the last part ("torch.amp (Automatic Mixed Precision)"); a span of
+    another label there stays."""
     starts = {span.start_char: k for k, span in enumerate(spans)}
     taken = _within(spans)
     added = []
-    for span in spans:
+    for i, span in enumerate(spans):
+        long = _LONG_FORM.match(text, span.end_char)
+        k = starts.get(long.start("long")) if long else None
+        if k is not None and spans[k].label_ == span.label_ and spans[k].end_char == long.end(
+                "long") and _short_form(spans[k].text, span.text.rpartition(".")[2]):
+            spans[i] = Span(span.doc, span.start, span.end, label=span.label_,
+                            span_id=spans[k].id_)  # "torch.amp (Automatic Mixed Precision)"
+            continue
         m = _SHORT_FORM.match(text, span.end_char)
         if not m or not _short_form(span.text, m.group("short")):
             continue

@@ -515,16 +515,18 @@ def test_a_library_section_heading_that_defines_an_api_is_that_api():
 
 def test_a_short_form_in_parentheses_is_the_name_it_shortens():
     """"[PyTorch DistributedTensor](...) (DTensor)" gives the feature its short form, so the
-    2.0 heading "[Prototype] DTensor" is that feature; "(and TorchRec)" shortens nothing, and
-    a short form whose letters are not the name's in order ("Tensor Parallel (FSDP)") stays
-    apart."""
+    2.0 heading "[Prototype] DTensor" is that feature; so does "torch.amp (Automatic Mixed
+    Precision)", the long form after the short one; a short form whose letters are not the
+    name's in order ("Tensor Parallel (FSDP)") stays apart."""
     text = ("We are excited to announce PyTorch 2.0.\n\n### [Prototype] DTensor\n\n"
             "[PyTorch DistributedTensor](https://github.com/pytorch/pytorch) (DTensor) is a "
-            "prototyping effort. Tensor Parallel (FSDP) composes with it.\n")
+            "prototyping effort. Tensor Parallel (FSDP) composes with it.\n\n"
+            "Or utilize torch.amp (Automatic Mixed Precision) package.\n")
     graph = build_graph(run_extraction([Post(BLOG + "2-0/", text, "PyTorch 2.0 released")],
                                        model="blank", jobs=1))
     assert "DTensor" in graph.nodes["Feature:DistributedTensor"]["aliases"]
     assert "Feature:DTensor" not in graph
+    assert "torch.amp" in graph.nodes["Feature:Automatic Mixed Precision"]["aliases"]
     assert "FSDP" not in graph.nodes["Feature:Tensor Parallelism"].get("aliases", [])
 
 
