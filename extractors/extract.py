@@ -810,7 +810,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         if fact is None and line.kind != "code" and section.release is not None:
             facts.extend(f for f in _prose_stability(doc, line, by_line[line.start],
                                                      section.release)
-                         if section.marked is None or f.stability != section.marked)
+                         if not _same_level(f.stability, section.marked, section.release))
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
@@ -906,6 +906,14 @@ _WITH_RELEASE = re.compile(r"\W*(?:with|in)\s+(?:the\s+)?", re.I)
 #: "we're adding", "we are introducing", "we have added": what the release brings follows.
 _WE_ADD = re.compile(r"(?:\s+release)?\s*,?\s*we(?:['’]re|\s+are|\s+have)?\s+"
                      r"(?:adding|introducing|added|introduced|releasing|shipping)\b", re.I)
+
+
+def _same_level(word: str | None, marked: str | None, release: Entity) -> bool:
+    """Whether a stability word states the level of the section's marked feature: in 2.0,
+    "Experimental support for PT2 compilation" under "[Prototype] torch.compile(dynamic=True)"
+    restates the heading's level."""
+    return None not in (word, marked) and stability.level(word, None, release.name) == \
+        stability.level(marked, None, release.name)
 
 
 def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:

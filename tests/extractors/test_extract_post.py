@@ -675,6 +675,20 @@ def test_support_no_sentence_gives_a_source_is_the_titles_library():
                 if f[0] == "SUPPORTS"}
 
 
+def test_prose_restating_the_headings_level_introduces_nothing_else():
+    """2.0's "[Prototype] torch.compile(dynamic=True)", then "Experimental support for PT2
+    compilation with dynamic shapes": "Experimental" is Prototype in 2.0, the heading's level,
+    so the sentence is about the heading's feature; a level the heading does not state is
+    another feature's."""
+    text = ("We are excited to announce PyTorch 2.0.\n\n#### [Prototype] "
+            "torch.compile(dynamic=True)\n\nExperimental support for PT2 compilation with "
+            "dynamic shapes is available in this release. Stable level async error handling was "
+            "added as well.\n")
+    introduced = {f[2] for f in facts_of(text, "PyTorch 2.0 release") if f[0] == "INTRODUCES"}
+    assert "torch.compile(dynamic=True)" in introduced
+    assert "PT2 compilation" not in introduced and "async error handling" in introduced
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
