@@ -98,15 +98,15 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
 
 def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                       facts: list[Fact]) -> list[Mention]:
-    """A feature heading whose section's first two paragraphs open by saying what an API is or
-    does names that API: "[Beta] CUDA-based CTC decoder", then
-    "torchaudio.models.decoder.CUCTCDecoder performs CTC beam search in CUDA devices"; "The new
-    ``torch.nn.utils.stateless.functional_call()`` API allows"; a class called an API
-    ("StreamReader is TorchAudio's new I/O API"). So does one whose first paragraph says the API
-    holds it ("[Beta] Datacollectors", then "These can be found in torchrl.collectors"). The heading
-    is read as a mention of the API, so resolution makes one node of the two. Not when the
-    API "now" does more: "torch.compile now understands NumPy" under "torch.compile + NumPy"
-    is about another thing."""
+    """A feature heading one of whose section's first two paragraphs opens by saying what an
+    API is or does names that API: "[Beta] CUDA-based CTC decoder", then
+    "torchaudio.models.decoder.CUCTCDecoder performs CTC beam search in CUDA devices"; "The
+    new ``torch.nn.utils.stateless.functional_call()`` API allows". So does one whose first
+    paragraph says the API holds it ("[Beta] Datacollectors", then "These can be found in
+    torchrl.collectors"). The heading is read as a mention of the API, so resolution makes one
+    node of the two. Not when the API "now" does more: "torch.compile now understands NumPy"
+    under "torch.compile + NumPy" is about another thing; nor a class ("StreamReader is
+    TorchAudio's new I/O API" under "Streaming API", the name the release diff shows)."""
     text = _text(doc)
     starts = [line.start for line in lines]
     mentions = []
@@ -119,13 +119,11 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
         body = list(itertools.islice(_paragraphs(lines[at + 1:at + 9], text), 2))
         feature = fact.source if fact.type == "PART_OF" else fact.target
         apis = [(line, s) for line in body for s in by_line.get(line.start, [])
-                if s.label_ == "Feature" and s.id_ != feature.name]
+                if s.label_ == "Feature" and DOTTED_API.fullmatch(s.id_ or s.text)
+                and s.id_ != feature.name]
         api = next((s for line, s in apis if _THE_NEW.fullmatch(text, line.start, s.start_char)
-                    and (DOTTED_API.fullmatch(s.id_) and _DEFINES.match(text, s.end_char)
-                         or _CAMEL_CLASS.fullmatch(s.id_) and _IS_AN_API.match(
-                             text, s.end_char, line.end))), None) or next(
-            (s for line, s in apis if line == body[0] and DOTTED_API.fullmatch(s.id_)
-             and _home_of(text, s)), None)
+                    and _DEFINES.match(text, s.end_char)), None) or next(
+            (s for line, s in apis if line == body[0] and _home_of(text, s)), None)
         if api is not None:
             mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
     return mentions
@@ -162,9 +160,6 @@ _HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading",
                   "part_of.library_section"}
 #: What opens a line before the API it defines: "The new ``torch.nn.utils.stateless...``".
 _THE_NEW = re.compile(r"[\s*_`-]*(?:the\s+(?:new\s+)?)?[\s*_`]*", re.I)
-#: A class a section opens by calling an API: "StreamReader is TorchAudio's new I/O API".
-_CAMEL_CLASS = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
-_IS_AN_API = re.compile(r"[\s`_*]*\s(?:is|are)\s[^.]{0,40}\bAPIs?\b")
 #: What an API is or does, said as a definition: "performs", "can apply", "is TorchAudio's new
 #: I/O API", "allows users", "includes"; not "now supports", "previously only supported".
 _DEFINES = re.compile(r"(?:\(\))?[\s`_*]*(?:\sAPIs?)?\s(?:is|are|allows|enables|lets|performs|"
