@@ -197,13 +197,17 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "AMD GPUs.", ("SUPPORTS", "semi-structured (2:4) sparsity", "AMD GPU")),
     ("FlexAttention on AMD GPUs now uses two-stage pipelining in the Triton backend.",
      ("SUPPORTS", "FlexAttention", "AMD GPU")),
+    ("PyTorch 2.4 on Linux supports Intel Data Center GPU Max Series for training.",
+     ("SUPPORTS", "PyTorch 2.4", "Linux")),
+    ("Try PyTorch 2.4 on the Intel Data Center GPU Max Series today.",
+     ("SUPPORTS", "PyTorch 2.4", "Intel Data Center GPU Max Series")),
     # a link's masked markup leaves spaces between the trigger and the name
     ("AOTInductor is an extension of [TorchInductor](https://dev-discuss.pytorch.org/t/x/747), "
      "designed to process exported models.", ("BASED_ON", "AOTInductor", "TorchInductor")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
-        "support-to", "on-device", "next-to-a-link"])
+        "support-to", "on-device", "release-on-platform", "on-the-device", "next-to-a-link"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
