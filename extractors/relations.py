@@ -244,6 +244,7 @@ class RelationFinder:
     def _read(self, rule: TriggerRule, trigger: Span, index: _DocIndex) -> Iterator[Relation]:
         sentence = index.sentence(trigger)
         inside, covered = index.inside(sentence), index.covered(sentence)
+        covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
         sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)]
         if rule.max_gap is not None:
             sources = [e for e in sources if e.end <= trigger.start

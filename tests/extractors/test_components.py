@@ -197,6 +197,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "AMD GPUs.", ("SUPPORTS", "semi-structured (2:4) sparsity", "AMD GPU")),
     ("FlexAttention on AMD GPUs now uses two-stage pipelining in the Triton backend.",
      ("SUPPORTS", "FlexAttention", "AMD GPU")),
+    # a name that modifies the trigger's own word owns it
+    ("Thanks to the community, which contributed TorchAudio support to Windows, we added tests.",
+     ("SUPPORTS", "torchaudio", "Windows")),
     ("PyTorch 2.4 on Linux supports Intel Data Center GPU Max Series for training.",
      ("SUPPORTS", "PyTorch 2.4", "Linux")),
     ("Try PyTorch 2.4 on the Intel Data Center GPU Max Series today.",
@@ -207,7 +210,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
-        "support-to", "on-device", "release-on-platform", "on-the-device", "next-to-a-link"])
+        "support-to", "on-device", "modifier-of-the-trigger", "release-on-platform",
+        "on-the-device", "next-to-a-link"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
