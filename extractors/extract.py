@@ -77,8 +77,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     sections: dict[int, Section] = {}
     titled = next((_entity(s) for s in (title_doc.spans["ptkg"] if title_doc else [])
                    if s.label_ == "Release" and _is_core(_entity(s))), None)
-    facts.extend(_section_facts(doc, lines, by_line, subject, sections,
-                                outline._replace(titled=titled)))
+    facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline._replace(
+        titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline))))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_devices_in_names(doc, spans))
@@ -202,6 +202,7 @@ class Outline(NamedTuple):
     markup: str = "markdown"
     libraries: dict[Line, tuple[Entity, Span | None]] | None = None  # "# torchvision"
     titled: Entity | None = None  # the core release the title names: "PyTorch 1.13 release"
+    features_of: Entity | None = None  # whose features a post of no release announces
 
 
 def _outline(doc: Doc, lines: list[Line],
@@ -597,6 +598,9 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                                          joins_core=here == outline.titled)
             elif owner_here is not None:  # "# torchaudio" names no version: its feature
                 fact = _library_feature(doc, line, marker, inside, owner_here)
+        elif line.kind == "heading" and release is None and outline.features_of is not None \
+                and line.level == top and owner is None:
+            fact = _announced_feature(doc, line, inside, outline.features_of, context)
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
                 (prose or line.level != LEAD_LEVEL) and \
@@ -605,6 +609,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
             feature, marked = fact.target, fact.stability
+        elif fact is not None and fact.rule == CODE_RULES["part_of.announced_feature"].id:
+            feature, marked = fact.source, None
         elif feature != before or line.kind == "heading":
             marked = None
         prose = prose or line.kind == "text"
@@ -667,6 +673,42 @@ def _library_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
         return None
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     return _code_fact("part_of.library_section", feature, library, evidence)
+
+
+#: An opening that announces features: "Today, we are announcing four PyTorch prototype
+#: features."
+_ANNOUNCES_FEATURES = re.compile(
+    rf"\b(?:announc|introduc|releas)\w*\s+(?:(?:a\s+)?(?:few|several|some|two|three|four|"
+    rf"five|six|\d+|new)\s+)?(?P<library>[\w./-]+\s+)?(?:(?:{stability.WORDS})\s+)?features\b",
+    re.I)
+
+
+def _features_announced(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
+                        subject: Entity | None, outline: Outline) -> Entity | None:
+    """The library whose features a post announces when no release opens it: its first
+    paragraph says so ("Today, we are announcing four PyTorch prototype features"), and its
+    headings name them (``_announced_feature``)."""
+    if subject is not None or outline.headings or outline.announced or outline.libraries:
+        return None
+    first = next((line for line in lines if line.kind == "text"
+                  and _text(doc)[line.start:line.end].strip()), None)
+    found = first and _ANNOUNCES_FEATURES.search(_text(doc), first.start, first.end)
+    library = found and found.group("library") and next(
+        (s for s in by_line[first.start] if s.label_ == "Library"
+         and s.start_char == found.start("library")), None)
+    return _entity(library) if library else None
+
+
+def _announced_feature(doc: Doc, line: Line, inside: list[Span], library: Entity,
+                       context: Context) -> Fact | None:
+    """A top heading of a post that announces a library's features names one: part of the
+    library ("## NNAPI Support with Google Android" of "four PyTorch prototype features")."""
+    fact = _unmarked_line_fact(doc, line, inside, library, context)
+    if fact is None or _span_text(doc.char_span(line.start, line.end, alignment_mode="expand")
+                                  ).strip(" #*") == library.name:
+        return None
+    return replace(fact, type="PART_OF", source=fact.target, target=library, stability=None,
+                   stated=None, rule=CODE_RULES["part_of.announced_feature"].id)
 
 
 def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
@@ -1169,7 +1211,7 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     leading = [s for s in named if s.start_char <= _name_start(text, line.start, marker) + 2]
     rest = _text(doc)[leading[0].end_char:head_end].replace(marker.text, "") if leading else ""
     if leading and leading[0].label_ == "Library" and _LIBRARY_ONLY.match(rest) and (
-            core or not _SUPPORT_WORD.match(rest)):  # "ROCm: rocSHMEM support": a feature
+            core or not _SUPPORT_NAME.match(rest)):  # "ROCm: rocSHMEM support": a feature
         return Entity("Feature", leading[0].id_) if core else None
     joined = _AND_REST.match(rest) if leading and leading[0].label_ == "Library" else None
     if joined:  # "ROCm: hipSPARSELt and FP8 semi-structured sparsity": the library's feature
@@ -1294,6 +1336,10 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
                   "other", "miscellaneous"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
 _SUPPORT_WORD = re.compile(r"\W*(?:support|integration)\W*$", re.I)
+#: The support of a library as a heading's name: "rocSHMEM support", "NNAPI Support with
+#: Google Android" (PyTorch's support of it); not "TorchElastic integration with Kubernetes",
+#: the library's own.
+_SUPPORT_NAME = re.compile(r"\W*(?:integration|support(?:\s+(?:with|for|on)\s.*)?)\W*$", re.I)
 _LIBRARY_ONLY = re.compile(
     r"\s*($|integration\b|support\b|now\s+(?:available|stable|beta|in)\b|is\b)", re.I)
 _GENERIC_LEAD = re.compile(

@@ -225,6 +225,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("part_of.core_library_section", "PART_OF",
              "a marked feature of a library's subsection of a core release's section: the "
              "release introduces it, and it is part of the library"),
+    CodeRule("part_of.announced_feature", "PART_OF",
+             "a top heading of a post of no release that announces a library's features: "
+             "'we are announcing four PyTorch prototype features'"),
     CodeRule("part_of.component_list", "PART_OF",
              "an item of a list a library's line leads: 'the library includes:'"),
     CodeRule("supports.component_list", "SUPPORTS",

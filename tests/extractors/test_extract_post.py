@@ -683,6 +683,39 @@ def test_prose_restating_the_headings_level_introduces_nothing_else():
     assert "PT2 compilation" not in introduced and "async error handling" in introduced
 
 
+#: The prototype-features post of 2020 (abridged): a post of no release that announces
+#: PyTorch's features, one top heading each; a bold "Links" lead under two of them.
+ANNOUNCED_FEATURES = (
+    "Today, we are announcing four PyTorch prototype features. The first three of these "
+    "will enable Mobile machine-learning developers to execute models.\n\n"
+    "## NNAPI Support with Google Android\n\nNNAPI allows Android apps to run neural "
+    "networks on the most powerful parts of the chips, including DSPs and NPUs.\n\n"
+    "**Links**\n* [Android Blog](https://android-developers.googleblog.com/)\n\n"
+    "## PyTorch Mobile GPU support\n\nThis initial prototype level support is via the Metal "
+    "API specification for iOS, and the Vulkan API specification for Android.\n\n"
+    "## ARM64 Builds for Linux\n\nWe will now provide prototype level PyTorch builds for "
+    "ARM64 devices on Linux.\n\nThank you,\n\nTeam PyTorch\n")
+
+
+def test_the_top_headings_of_a_post_announcing_features_name_them():
+    facts = {f[:3] for f in facts_of(ANNOUNCED_FEATURES, "Prototype Features Now Available",
+                                     model="en_core_web_sm")}
+    parts = {source for kind, source, target in facts
+             if kind == "PART_OF" and target == "PyTorch"}
+    assert {"NNAPI Support with Google Android", "PyTorch Mobile GPU support",
+            "ARM64 Builds for Linux"} <= parts
+    assert not parts & {"Links", "Team PyTorch"}
+    assert {("SUPPORTS", "NNAPI Support with Google Android", "NPU"),
+            ("SUPPORTS", "PyTorch Mobile GPU support", "Vulkan")} <= facts
+
+
+def test_a_post_that_announces_no_features_has_no_announced_headings():
+    text = ANNOUNCED_FEATURES.replace("announcing four PyTorch prototype features",
+                                      "sharing four PyTorch stories")
+    assert not {f for f in facts_of(text, "Stories", model="en_core_web_sm")
+                if f[2] == "PyTorch" and f[1] == "ARM64 Builds for Linux"}
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
