@@ -21,6 +21,11 @@ def facts_of(text: str, title: str = "New library releases", model: str = "blank
     return {(f.type, f.source.name, f.target.name, f.stability) for f in result.facts}
 
 
+def parts_of(facts: set[tuple], library: str) -> set[str]:
+    """The names ``facts`` (type, source, target) make part of ``library``."""
+    return {part for kind, part, whole in facts if kind == "PART_OF" and whole == library}
+
+
 def mentioned(text: str) -> set[Entity]:
     [result] = run_extraction([Post(BLOG + "p/", text, "Title")], model="blank", jobs=1)
     return {m.entity for m in result.mentions}
@@ -623,8 +628,7 @@ TORCHREC_LIST = (
 def test_the_items_of_a_list_a_library_leads_are_its_parts():
     facts = {f[:3] for f in facts_of(TORCHREC_LIST, "Introducing TorchRec",
                                      model="en_core_web_sm")}
-    parts = {target for kind, target, library in facts
-             if kind == "PART_OF" and library == "TorchRec"}
+    parts = parts_of(facts, "TorchRec")
     assert {"embedding bags", "Optimized RecSys kernels", "sharder", "planner"} <= parts
     assert not parts & {"Modeling primitives", "Common modules", "models", "public datasets"}
     assert ("SUPPORTS", "TorchRec", "GPU") in facts
@@ -700,8 +704,7 @@ ANNOUNCED_FEATURES = (
 def test_the_top_headings_of_a_post_announcing_features_name_them():
     facts = {f[:3] for f in facts_of(ANNOUNCED_FEATURES, "Prototype Features Now Available",
                                      model="en_core_web_sm")}
-    parts = {source for kind, source, target in facts
-             if kind == "PART_OF" and target == "PyTorch"}
+    parts = parts_of(facts, "PyTorch")
     assert {"NNAPI Support with Google Android", "PyTorch Mobile GPU support",
             "ARM64 Builds for Linux"} <= parts
     assert not parts & {"Links", "Team PyTorch"}
