@@ -110,10 +110,10 @@ VENDORS = ("Arm", "NVIDIA", "Intel", "AMD", "Apple", "Google", "AWS", "Amazon", 
 DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "processor": "cpu",
                 "processors": "cpu", "npu": "npu", "npus": "npu", "accelerator": "accelerator",
                 "accelerators": "accelerator", "chip": "chip", "chips": "chip"}
-#: Words of a hardware name that do not make another product: a memory size, a form factor.
 #: A feature named for its devices: "semi-structured (2:4) sparsity for NVIDIA® GPUs".
 _FOR_DEVICE = re.compile(r"^(?P<feature>.+?) (?:for|on) (?P<device>[^ ].*)$")
 _DEVICE_MARKS = re.compile(r"[®™]")
+#: Words of a hardware name that do not make another product: a memory size, a form factor.
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
@@ -518,9 +518,10 @@ class Resolver:
             for entity in groups.members[root]:
                 found = _FOR_DEVICE.match(entity.name)
                 device = _DEVICE_MARKS.sub("", found.group("device")) if found else ""
-                target = index.get(("Feature", variant_key(found.group("feature"))[0])) if {
-                    variant_key(d)[0] for d in (device, singular(device) or device)
-                } & devices else None
+                if not found or not {variant_key(d)[0] for d in (device, singular(device))
+                                     if d} & devices:
+                    continue
+                target = index.get(("Feature", variant_key(found.group("feature"))[0]))
                 if target is not None and groups.root(target) != groups.root(root):
                     groups.union(root, target, f"{groups.display(target)} for the devices "
                                                f"{found.group('device')!r}")
