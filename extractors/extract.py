@@ -1335,8 +1335,7 @@ _GENERIC_WORDS = {"the", "a", "an", "new", "functional", "functionals", "transfo
                   "efficiency", "usability", "reliability", "quality", "various", "general",
                   "other", "miscellaneous"}
 _MARKED_LEAD = re.compile(r"[^\w\[(]*(?:[\[(]\s*(?:now\s+)?\w+\s*[\])])?\W*", re.I)
-_SUPPORT_WORD = re.compile(r"\W*(?:support|integration)\W*$", re.I)
-#: The support of a library as a heading's name: "rocSHMEM support", "NNAPI Support with
+#: A name that ends in support: "rocSHMEM support", "GPU inference support", "NNAPI Support with
 #: Google Android" (PyTorch's support of it); not "TorchElastic integration with Kubernetes",
 #: the library's own.
 _SUPPORT_NAME = re.compile(r"\W*(?:integration|support(?:\s+(?:with|for|on)\s.*)?)\W*$", re.I)
@@ -1626,7 +1625,7 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
         return []
     devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
                and s.end_char <= start + len(name)]
-    if devices and _SUPPORT_WORD.search(name):  # "GPU inference support."
+    if devices and _SUPPORT_NAME.search(name):  # "GPU inference support."
         return [_code_fact("supports.component_list", owner, _entity(s), evidence)
                 for s in devices]
     listed = _SUCH_AS.match(text, head.end(), item.end) if head else None

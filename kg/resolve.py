@@ -112,7 +112,6 @@ DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "proce
                 "accelerators": "accelerator", "chip": "chip", "chips": "chip"}
 #: A feature named for its devices: "semi-structured (2:4) sparsity for NVIDIA® GPUs".
 _FOR_DEVICE = re.compile(r"^(?P<feature>.+?) (?:for|on) (?P<device>[^ ].*)$")
-_DEVICE_MARKS = re.compile(r"[®™]")
 #: Words of a hardware name that do not make another product: a memory size, a form factor.
 _QUALIFIER = re.compile(r"^(?:\d+gb|sxm\d*|pcie|nvl\d*|series)$", re.I)
 _CODE = re.compile(r"[._(]|::")
@@ -517,10 +516,10 @@ class Resolver:
         for root in groups.roots("Feature"):
             for entity in groups.members[root]:
                 found = _FOR_DEVICE.match(entity.name)
-                device = _DEVICE_MARKS.sub("", found.group("device")) if found else ""
+                device = found.group("device") if found else ""
                 if not found or not {variant_key(d)[0] for d in (device, singular(device))
                                      if d} & devices:
-                    continue
+                    continue  # variant_key ignores marks: "NVIDIA® GPUs" is NVIDIA GPUs
                 target = index.get(("Feature", variant_key(found.group("feature"))[0]))
                 if target is not None and groups.root(target) != groups.root(root):
                     groups.union(root, target, f"{groups.display(target)} for the devices "

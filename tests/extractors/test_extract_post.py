@@ -21,6 +21,12 @@ def facts_of(text: str, title: str = "New library releases", model: str = "blank
     return {(f.type, f.source.name, f.target.name, f.stability) for f in result.facts}
 
 
+def triples_of(text: str, title: str = "New library releases",
+               model: str = "blank") -> set[tuple]:
+    """(type, source, target) read from one post."""
+    return {f[:3] for f in facts_of(text, title, model)}
+
+
 def parts_of(facts: set[tuple], library: str) -> set[str]:
     """The names ``facts`` (type, source, target) make part of ``library``."""
     return {part for kind, part, whole in facts if kind == "PART_OF" and whole == library}
@@ -626,8 +632,7 @@ TORCHREC_LIST = (
 
 
 def test_the_items_of_a_list_a_library_leads_are_its_parts():
-    facts = {f[:3] for f in facts_of(TORCHREC_LIST, "Introducing TorchRec",
-                                     model="en_core_web_sm")}
+    facts = triples_of(TORCHREC_LIST, "Introducing TorchRec", model="en_core_web_sm")
     parts = parts_of(facts, "TorchRec")
     assert {"embedding bags", "Optimized RecSys kernels", "sharder", "planner"} <= parts
     assert not parts & {"Modeling primitives", "Common modules", "models", "public datasets"}
@@ -644,7 +649,7 @@ def test_a_highlight_its_library_leads_names_the_devices_the_library_supports():
             "generators is now stable with new APIs and CUDA support on Windows.\n"
             "* **TorchVision** - Added support for PyTorch Mobile, and iOS support.\n"
             "* [TensorBoard](https://www.tensorflow.org/tensorboard): visualization, Windows.\n")
-    facts = {f[:3] for f in facts_of(text)}
+    facts = triples_of(text)
     assert {("SUPPORTS", "torchcsprng", "CUDA"), ("SUPPORTS", "torchcsprng", "Windows"),
             ("SUPPORTS", "torchvision", "iOS")} <= facts
     assert not {f for f in facts if f[1] == "TensorBoard" or f[2] == "torchvision"}
@@ -655,8 +660,8 @@ def test_this_work_is_the_feature_the_title_opens_with():
     Blackwell Kernel ...": the work is the title's feature; a title that names no feature
     first leaves "this work" to no one."""
     text = "This work is built on TLX (Triton Language Extensions), a set of extensions.\n"
-    facts = {f[:3] for f in facts_of(text, "TLX Block Attention: A Warp-Specialized Kernel",
-                                     model="en_core_web_sm")}
+    facts = triples_of(text, "TLX Block Attention: A Warp-Specialized Kernel",
+                       model="en_core_web_sm")
     assert ("BASED_ON", "TLX Block Attention", "TLX") in facts
     assert not {f for f in facts_of(text, "A Warp-Specialized Kernel", model="en_core_web_sm")
                 if f[0] == "BASED_ON"}
@@ -667,8 +672,8 @@ def test_support_no_sentence_gives_a_source_is_the_titles_library():
     support for the Ethos-U device driver" is that library's support; a post whose title
     names only PyTorch gives it to no one."""
     text = "We have extended it to include support for the Ethos-U device driver.\n"
-    assert ("SUPPORTS", "ExecuTorch", "Ethos-U") in {f[:3] for f in facts_of(
-        text, "ExecuTorch Becomes a Part of PyTorch Core", model="en_core_web_sm")}
+    assert ("SUPPORTS", "ExecuTorch", "Ethos-U") in triples_of(
+        text, "ExecuTorch Becomes a Part of PyTorch Core", model="en_core_web_sm")
     assert not {f for f in facts_of(text, "PyTorch in the Wild", model="en_core_web_sm")
                 if f[0] == "SUPPORTS"}
 
@@ -702,8 +707,8 @@ ANNOUNCED_FEATURES = (
 
 
 def test_the_top_headings_of_a_post_announcing_features_name_them():
-    facts = {f[:3] for f in facts_of(ANNOUNCED_FEATURES, "Prototype Features Now Available",
-                                     model="en_core_web_sm")}
+    facts = triples_of(ANNOUNCED_FEATURES, "Prototype Features Now Available",
+                       model="en_core_web_sm")
     parts = parts_of(facts, "PyTorch")
     assert {"NNAPI Support with Google Android", "PyTorch Mobile GPU support",
             "ARM64 Builds for Linux"} <= parts
