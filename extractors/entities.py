@@ -481,6 +481,7 @@ class EntityFinder:
         found = [c for c in itertools.chain(self._pack_matches(doc), self._rule_matches(doc, text))
                  if c.span is not None and not self._noise(c, doc, text)]
         found.extend(self._makers(doc, text, found))
+        found.extend(_techniques_again(doc, text, found))
         return self._typed(doc, text, found)
 
     def _makers(self, doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
@@ -892,6 +893,22 @@ class EntityFinder:
         self.patterns = []
         self.add_patterns(read_patterns(Path(path) / "patterns.jsonl", check_token_pattern))
         return self
+
+
+def _techniques_again(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+    """A technique the post names in title case is the same technique in its prose's lower
+    case: "**Horizontal Fusion**: ..." and "Inductor also uses horizontal fusion"."""
+    surfaces = {c.span.text for c in found if c.rule == "technique"}
+    names = {c.span.text.lower(): c.span.id_ for c in found if c.rule == "technique"}
+    if not names:
+        return
+    ordered = sorted(names, key=lambda s: (-len(s), s))
+    again = re.compile(rf"{_START}(?:{'|'.join(map(re.escape, ordered))})(?![\w+]|-\w)", re.I)
+    for m in again.finditer(text):
+        if m.group(0) not in surfaces:
+            span = _char_span(doc, m.start(), m.end(), "Feature", names[m.group(0).lower()])
+            if span is not None:
+                yield Candidate(RULES["learned"], span, "learned")
 
 
 def _one_edit(a: str, b: str) -> bool:

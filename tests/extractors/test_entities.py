@@ -195,6 +195,16 @@ def test_issue12_features_by_their_shape(blank_nlp, text, name):
     assert ("Feature", name) in found(blank_nlp, text)
 
 
+def test_issue12_a_technique_is_named_again_in_lower_case(blank_nlp):
+    """The kernel fusion post's "**Horizontal Fusion**: ..." and its prose "Inductor also uses
+    horizontal fusion" name one technique; a lower-case phrase alone names none."""
+    doc = blank_nlp(mask_markup("Inductor also uses horizontal fusion.\n\n"
+                                "**Horizontal Fusion**: Runs independent operations at once."))
+    assert [(s.text, s.id_) for s in doc.spans["ptkg"] if "Fusion" in s.id_] == [
+        ("horizontal fusion", "Horizontal Fusion"), ("Horizontal Fusion", "Horizontal Fusion")]
+    assert ("Feature", "Horizontal Fusion") not in found(blank_nlp, "It uses horizontal fusion.")
+
+
 @pytest.mark.parametrize("text", [
     "FX Graph Mode Post Training Dynamic Quantization tutorial",
     "2. Why Block Attention?",
