@@ -1081,6 +1081,10 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
 _SHORT_FORM = re.compile(r"[ \t]*\( ?(?P<short>[A-Za-z][\w.-]*[A-Za-z0-9]) ?\)")
 
 
+#: A GPU's compiler target, its other name in parentheses: "MI350X (gfx950)".
+_GPU_TARGET = re.compile(r"gfx\d{2,3}[\da-f]|sm_?\d{2,3}a?")
+
+
 #: A long form in parentheses after a short one: "torch.amp (Automatic Mixed Precision)".
 _LONG_FORM = re.compile(r"[ \t]*\( ?(?P<long>[A-Z][\w-]*(?: [\w-]+){1,5}) ?\)")
 
@@ -1089,8 +1093,9 @@ def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
     """``spans`` with the short form a post gives a name in parentheses read as that name,
     when its letters are the name's in order, from the first ("Elastic Kubernetes Service
     (EKS)", "DistributedTensor (DTensor)"), and so with the name in parentheses after the
-    short form, of an API the last part ("torch.amp (Automatic Mixed Precision)"); a span of
-    another label there stays."""
+    short form, of an API the last part ("torch.amp (Automatic Mixed Precision)"), and a GPU's
+    compiler target in parentheses as the GPU ("MI350X (gfx950)"); a span of another label
+    there stays."""
     starts = {span.start_char: k for k, span in enumerate(spans)}
     taken = _within(spans)
     added = []
@@ -1103,7 +1108,8 @@ def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
                             span_id=spans[k].id_)  # "torch.amp (Automatic Mixed Precision)"
             continue
         m = _SHORT_FORM.match(text, span.end_char)
-        if not m or not _short_form(span.text, m.group("short")):
+        if not m or not (_short_form(span.text, m.group("short")) or span.label_ == "Hardware"
+                         and _GPU_TARGET.fullmatch(m.group("short"))):
             continue
         k = starts.get(m.start("short"))
         if k is not None and spans[k].label_ == span.label_ \

@@ -541,6 +541,17 @@ def test_a_short_form_in_parentheses_is_the_name_it_shortens():
     assert "FSDP" not in graph.nodes["Feature:Tensor Parallelism"].get("aliases", [])
 
 
+def test_a_gpu_target_in_parentheses_is_the_gpu():
+    """The 2.12 post's "on MI350X (gfx950)" makes gfx950 MI350X's other name, so its later bare
+    "gfx950" is that GPU too; a device in parentheses that is no compiler target stays apart."""
+    text = ("FP8 inputs are now supported through hipSPARSELt on MI350X (gfx950). Tuned for "
+            "gfx950 first. It runs on the CPU (x86) too.\n")
+    graph = build_graph(run_extraction([Post(BLOG + "p/", text, "ROCm notes")],
+                                       model="blank", jobs=1))
+    assert "gfx950" in graph.nodes["Hardware:MI350X"]["aliases"]
+    assert "Hardware:gfx950" not in graph and "Hardware:x86" in graph
+
+
 @pytest.mark.parametrize(("text", "api", "heading"), [
     ("## TorchRL\n\n### [Beta] Datacollectors\n\nData collection in RL is made easy. These "
      "can be found in torchrl.collectors and are documented here.\n", "torchrl.collectors",
