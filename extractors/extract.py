@@ -31,7 +31,7 @@ from ptkg.extractors.sections import (
     only_names_a_kind,
     section_contexts,
 )
-from ptkg.extractors.text import Line
+from ptkg.extractors.text import Line, unmasked_end
 from ptkg.names import DOTTED_API, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
@@ -260,7 +260,8 @@ def _with_post_text(fact: Fact, post: Post, dated_by: str | None) -> Fact:
         fact = replace(fact, stability=stability.level(fact.stability, post.date, release))
     if fact.start < 0:  # read from the title, not the text
         return fact
-    return replace(fact, evidence=" ".join(post.text[fact.start:fact.end].split()))
+    end = unmasked_end(post.text, fact.end)
+    return replace(fact, end=end, evidence=" ".join(post.text[fact.start:end].split()))
 
 
 def _fits(fact: Fact) -> bool:
@@ -1377,15 +1378,28 @@ def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) 
 
 
 def _named_after_library(spans: list[Span], library_names: dict[str, str] | None) -> list[Fact]:
-    """A feature whose name starts with a library's ("PyTorch Profiler") is part of it."""
+    """A feature whose name starts with a library's ("PyTorch Profiler") is part of it, and so
+    is an API in a library's module ("torchaudio.pipelines.MMS_FA", "tlx.async_dot", the
+    post's own libraries too), but for ``torch``'s: every core API would be part of PyTorch,
+    and the golds give that only where a sentence says so."""
+    libraries = library_names or {}
+    modules = {**{s.text.lower(): s.id_ for s in spans if s.label_ == "Library"}, **libraries}
     facts = []
     for span in spans:
         first = span.text.split()[0].lower() if span.label_ == "Feature" else ""
-        library = (library_names or {}).get(first)
-        if library and len(span.text.split()) > 1:
+        module, dot, rest = first.partition(".")
+        library = modules.get(module) if dot and rest else \
+            libraries.get(first) if len(span.text.split()) > 1 else None
+        if library and not (dot and library == CORE_LIBRARY):  # torch.* says nothing more
             facts.append(_code_fact("part_of.named_after_library", _entity(span),
-                                    Entity("Library", library), span.sent))
+                                    Entity("Library", library), _sentence_holding(span)))
     return facts
+
+
+def _sentence_holding(span: Span) -> Span:
+    """``span``'s sentence, up to the span's end where the parser ended the sentence inside
+    it (at a list item's "torchaudio.pipelines." of "torchaudio.pipelines.WAVLM_LARGE")."""
+    return span.doc[span.sent.start:max(span.sent.end, span.end)]
 
 
 def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:

@@ -163,6 +163,21 @@ def _unescape(match: re.Match) -> str:
     return name + " " * (len(match.group(0)) - len(name))
 
 
+def unmasked_end(text: str, end: int) -> int:
+    r"""Where a stretch of the masked ``text`` that ends at ``end`` ends in ``text`` itself: an
+    escaped name is shorter when masked ("chroma\_filterbank" is "chroma_filterbank "), so a
+    stretch that ends in it ends at its end in the post.
+
+    >>> text = r"see chroma\_filterbank now"
+    >>> text[:unmasked_end(text, len("see chroma_filterbank"))]
+    'see chroma\\_filterbank'
+    """
+    for m in _ESCAPED_UNDERSCORE.finditer(text, max(0, end - 200), end + 200):
+        if m.start() < end <= m.end():
+            return m.end()
+    return end
+
+
 def mask_markup(text: str, lines: list[Line] | None = None) -> str:
     """Return ``text`` with markdown and HTML markup, URLs and code replaced by spaces.
 

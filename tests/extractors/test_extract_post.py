@@ -541,6 +541,21 @@ def test_a_short_form_in_parentheses_is_the_name_it_shortens():
     assert "FSDP" not in graph.nodes["Feature:Tensor Parallelism"].get("aliases", [])
 
 
+def test_an_api_in_a_library_module_is_part_of_the_library():
+    """"tlx.async_dot" is TLX's (a library the post names), "torchaudio.prototype.
+    chroma\\_filterbank" torchaudio's, with the escaped name whole in the evidence; a torch.*
+    API is not made PyTorch's by its path alone."""
+    text = ("This work is built on TLX (Triton Language Extensions), a set of extensions to the "
+            "Triton compiler. The kernel relies on tlx.async_dot and torch.compile.\n\n"
+            "- [torchaudio.prototype.chroma\\_filterbank](https://pytorch.org/audio/x.html)\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "TLX notes")], model="blank", jobs=1)
+    assert {(f.source.name, f.target.name, f.evidence) for f in result.facts
+            if f.type == "PART_OF"} == {
+        ("tlx.async_dot", "TLX", "The kernel relies on tlx.async_dot and torch.compile."),
+        ("torchaudio.prototype.chroma_filterbank", "torchaudio",
+         "torchaudio.prototype.chroma\\_filterbank")}
+
+
 def test_a_gpu_target_in_parentheses_is_the_gpu():
     """The 2.12 post's "on MI350X (gfx950)" makes gfx950 MI350X's other name, so its later bare
     "gfx950" is that GPU too; a device in parentheses that is no compiler target stays apart."""
