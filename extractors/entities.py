@@ -482,6 +482,7 @@ class EntityFinder:
                  if c.span is not None and not self._noise(c, doc, text)]
         found.extend(self._makers(doc, text, found))
         found.extend(_techniques_again(doc, text, found))
+        found.extend(_spaced_names(doc, text, found))
         return self._typed(doc, text, found)
 
     def _makers(self, doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
@@ -911,6 +912,23 @@ def _techniques_again(doc: Doc, text: str, found: list[Candidate]) -> Iterator[C
                 yield Candidate(RULES["learned"], span, "learned")
 
 
+def _spaced_names(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+    """A CamelCase name after a word is the name the post writes as the two joined: "LFBO
+    TreeSearch" is the LFBOTreeSearch of the same post, not a TreeSearch."""
+    joined = {c.span.text: c for c in found if c.rule == "camel_case"}
+    for candidate in found:
+        if candidate.rule != "camel_case":
+            continue
+        start = candidate.span.start_char
+        word = _WORD_BEFORE.search(text, max(0, start - 40), start)
+        whole = joined.get(word.group(1) + candidate.span.text) if word else None
+        if whole is not None:
+            span = _char_span(doc, word.start(1), candidate.span.end_char, "Feature",
+                              whole.span.id_)
+            if span is not None:
+                yield whole._replace(span=span)
+
+
 def _one_edit(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ by one inserted, deleted or replaced letter."""
     if len(a) > len(b):
@@ -1079,6 +1097,10 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
 
 #: A short form in parentheses after a name or its link: "DistributedTensor (DTensor)".
 _SHORT_FORM = re.compile(r"[ \t]*\( ?(?P<short>[A-Za-z][\w.-]*[A-Za-z0-9]) ?\)")
+
+
+#: The word right before a name, and the space between: "LFBO " of "LFBO TreeSearch".
+_WORD_BEFORE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 
 
 #: A GPU's compiler target, its other name in parentheses: "MI350X (gfx950)".

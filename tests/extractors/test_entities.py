@@ -205,6 +205,15 @@ def test_issue12_a_technique_is_named_again_in_lower_case(blank_nlp):
     assert ("Feature", "Horizontal Fusion") not in found(blank_nlp, "It uses horizontal fusion.")
 
 
+def test_issue12_a_name_the_post_also_writes_joined_is_that_name(blank_nlp):
+    """The Helion autotuning post's "LFBO TreeSearch" is its LFBOTreeSearch; without the
+    joined name in the post, TreeSearch is read alone."""
+    text = "We compare LFBOTreeSearch to others. Use LLM-Seeded LFBO TreeSearch."
+    assert {name for _, name in found(blank_nlp, text)} >= {"LFBOTreeSearch"}
+    assert "TreeSearch" not in {name for _, name in found(blank_nlp, text)}
+    assert ("Feature", "TreeSearch") in found(blank_nlp, "Use LLM-Seeded LFBO TreeSearch.")
+
+
 @pytest.mark.parametrize("text", [
     "FX Graph Mode Post Training Dynamic Quantization tutorial",
     "2. Why Block Attention?",
