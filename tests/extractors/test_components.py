@@ -139,8 +139,10 @@ def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
      ("SUPPORTS", None, "CUDA")),
     # a thing on a device is said of the name right before "on" only
     ("FSDP shards the model on GPUs.", ("SUPPORTS", None, "GPU")),
+    # "target" after a determiner is a noun
+    ("Set the target device of FSDP to CUDA.", ("SUPPORTS", None, "CUDA")),
 ], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner",
-        "unnamed-extension", "previous-versions", "on-device-not-adjacent"])
+        "unnamed-extension", "previous-versions", "on-device-not-adjacent", "target-noun"])
 def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     found = relations_found(blank_nlp, text)
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
@@ -186,6 +188,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("PART_OF", "torch.compile", "PyTorch/XLA")),
     ("We present FlexAttention, a Triton kernel targeting NVIDIA Blackwell GPUs.",
      ("SUPPORTS", "FlexAttention", "Blackwell")),
+    ("ExecuTorch can target a wide variety of CPUs and NPUs.", ("SUPPORTS", "ExecuTorch", "NPU")),
     ("Torchaudio was redesigned to be an extension of PyTorch.",
      ("BASED_ON", "torchaudio", "PyTorch")),
     ("For the PyTorch 1.6 release, developers at NVIDIA and Facebook moved mixed precision "
@@ -209,9 +212,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "designed to process exported models.", ("BASED_ON", "AOTInductor", "TorchInductor")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
-        "extension-of", "people-of-a-company-made", "people-of-a-company-wanted-to-make",
-        "support-to", "on-device", "modifier-of-the-trigger", "release-on-platform",
-        "on-the-device", "next-to-a-link"])
+        "can-target", "extension-of", "people-of-a-company-made",
+        "people-of-a-company-wanted-to-make", "support-to", "on-device",
+        "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
