@@ -40,7 +40,7 @@ def pack_ids() -> set[str]:
 @pytest.mark.parametrize(("text", "expected"), [
     ("The kernel runs on NVIDIA B200 GPUs and on 8xA100 (40GB) nodes.",
      {("Hardware", "B200"), ("Hardware", "A100")}),
-    ("FP8 sparsity on MI350X (gfx950) and on an MI325X.",
+    ("FP8 sparsity on MI350X and on an MI325X, built for gfx950.",
      {("Hardware", "MI350X"), ("Hardware", "gfx950"), ("Hardware", "MI325X")}),
     ("A rack of GB300 systems next to GH200 superchips.",
      {("Hardware", "GB300"), ("Hardware", "GH200")}),
