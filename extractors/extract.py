@@ -1475,6 +1475,18 @@ def _title_topic(title_doc: Doc | None) -> Entity | None:
     return None
 
 
+def _only_core_release(doc: Doc) -> Entity | None:
+    """The one PyTorch release a post names, if it names one only: a post of no release
+    deprecates for it ("we have started the process of deprecating apex.amp" in the AMP post,
+    whose torch.cuda.amp is "available in the latest PyTorch 1.6 release"). Not a removal:
+    "remove" is also what a tool does to overhead ("which nvFuser can't completely remove")."""
+    if "ptkg_only_core" not in doc.user_data:
+        named = {_entity(s) for s in doc.spans["ptkg"] if s.label_ == "Release"}
+        core = sorted(r for r in named if _is_core(r))
+        doc.user_data["ptkg_only_core"] = core[0] if len(core) == 1 else None
+    return doc.user_data["ptkg_only_core"]
+
+
 def _is_core(release: Entity | None) -> bool:
     """Whether a release is one of PyTorch's own ("PyTorch 1.13")."""
     return release is not None and release.name.startswith(CORE_LIBRARY + " ")
@@ -1529,7 +1541,7 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         if source is None and relation.type in ("SUPPORTS", *ENDINGS):
             source = section.release or subject or (
                 topic if relation.type == "SUPPORTS" and topic != Entity("Library", CORE_LIBRARY)
-                else None)
+                else _only_core_release(doc) if relation.type == "DEPRECATES" else None)
         elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",
                                                                              *ENDINGS):
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12

@@ -556,6 +556,24 @@ def test_an_api_in_a_library_module_is_part_of_the_library():
          "torchaudio.prototype.chroma\\_filterbank")}
 
 
+AMP_POST = ("Mixed precision trains with FP16 where it is safe and with FP32 elsewhere. " * 12
+            + "\n\nWith AMP being added to PyTorch core, we have started the process of "
+            "deprecating `apex.amp.` Use `torch.cuda.amp` from the latest PyTorch 1.6 release. "
+            "Overhead that nvFuser can't completely remove stays.\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (AMP_POST, {("DEPRECATES", "PyTorch 1.6", "apex.amp")}),
+    (AMP_POST + "PyTorch 1.5 had none of it.\n", set()),
+], ids=["the-one-release-named", "two-releases-named"])
+def test_a_post_of_no_release_deprecates_for_the_one_release_it_names(text, expected):
+    """The AMP post announces no release and names PyTorch 1.6 only, late in its text: its
+    deprecation of apex.amp is 1.6's. Naming two releases, it says whose it is for neither;
+    "remove" said of overhead is no removal either way."""
+    assert {f for f in triples_of(text, "Introducing native PyTorch AMP")
+            if f[0] in ("DEPRECATES", "REMOVES")} == expected
+
+
 def test_a_gpu_target_in_parentheses_is_the_gpu():
     """The 2.12 post's "on MI350X (gfx950)" makes gfx950 MI350X's other name, so its later bare
     "gfx950" is that GPU too; a device in parentheses that is no compiler target stays apart."""
