@@ -899,8 +899,9 @@ class EntityFinder:
 def _techniques_again(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
     """A technique the post names in title case is the same technique in its prose's lower
     case: "**Horizontal Fusion**: ..." and "Inductor also uses horizontal fusion"."""
-    surfaces = {c.span.text for c in found if c.rule == "technique"}
-    names = {c.span.text.lower(): c.span.id_ for c in found if c.rule == "technique"}
+    techniques = [c.span for c in found if c.rule == "technique"]
+    surfaces = {span.text for span in techniques}
+    names = {span.text.lower(): span.id_ for span in techniques}
     if not names:
         return
     ordered = sorted(names, key=lambda s: (-len(s), s))

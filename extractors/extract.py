@@ -1379,9 +1379,9 @@ def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) 
 
 def _named_after_library(spans: list[Span], library_names: dict[str, str] | None) -> list[Fact]:
     """A feature whose name starts with a library's ("PyTorch Profiler") is part of it, and so
-    is an API in a library's module ("torchaudio.pipelines.MMS_FA", "tlx.async_dot", the
-    post's own libraries too), but for ``torch``'s: every core API would be part of PyTorch,
-    and the golds give that only where a sentence says so."""
+    is an API in a library's module ("torchaudio.pipelines.MMS_FA"; "tlx.async_dot" of TLX, a
+    library the post names). Not a ``torch`` API: every core API would be part of PyTorch, and
+    the golds give that only where a sentence says so."""
     libraries = library_names or {}
     modules = {**{s.text.lower(): s.id_ for s in spans if s.label_ == "Library"}, **libraries}
     facts = []
