@@ -1462,15 +1462,22 @@ def _title_library(title_doc: Doc | None) -> Entity | None:
 
 
 def _title_topic(title_doc: Doc | None) -> Entity | None:
-    """What a post's title is about: its library (``_title_library``), else the feature that
-    opens it before a colon ("TLX Block Attention: A Warp-Specialized Blackwell Kernel ...")."""
-    library = _title_library(title_doc)
-    if library is not None or title_doc is None:
-        return library
+    """What a post's title is about: the feature it introduces, named in apposition
+    ("Introducing nvFuser, a deep learning compiler for PyTorch"), else its library
+    (``_title_library``), else the feature that opens it before a colon ("TLX Block
+    Attention: A Warp-Specialized Blackwell Kernel ...")."""
+    if title_doc is None:
+        return None
     text = _text(title_doc)
     first = next(iter(title_doc.spans["ptkg"]), None)
-    if first is not None and first.label_ == "Feature" and first.start_char == 0 and \
-            text[first.end_char:].lstrip().startswith(":"):
+    opening = first is not None and first.label_ == "Feature" and \
+        first.start_char == _HEADING_LEAD.match(text).end()
+    if opening and text[first.end_char:].lstrip().startswith(","):
+        return _entity(first)
+    library = _title_library(title_doc)
+    if library is not None:
+        return library
+    if opening and first.start_char == 0 and text[first.end_char:].lstrip().startswith(":"):
         return _entity(first)
     return None
 

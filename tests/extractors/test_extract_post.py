@@ -711,6 +711,17 @@ def test_this_work_is_the_feature_the_title_opens_with():
                 if f[0] == "BASED_ON"}
 
 
+def test_it_is_the_feature_a_title_introduces_in_apposition():
+    """"It provides speedups for networks running on Volta" in "Introducing nvFuser, a deep
+    learning compiler for PyTorch" is nvFuser's, not the title's library PyTorch."""
+    text = ("nvFuser is a compiler. It provides significant speedups for deep learning networks "
+            "running on Volta and later CUDA accelerators.\n")
+    supports = {f for f in triples_of(text, "Introducing nvFuser, a deep learning compiler for "
+                                      "PyTorch", model="en_core_web_sm") if f[0] == "SUPPORTS"}
+    assert ("SUPPORTS", "nvFuser", "Volta") in supports
+    assert not {f for f in supports if f[1] == "PyTorch"}
+
+
 def test_support_no_sentence_gives_a_source_is_the_titles_library():
     """In a post about a library that no release opens, "We have extended it to include
     support for the Ethos-U device driver" is that library's support; a post whose title
