@@ -84,8 +84,9 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
+    only_core = _only_release(CORE_LIBRARY, by_line)
     facts.extend(_sentence_facts(doc, subject, lines, sections, _title_topic(title_doc),
-                                 announced))
+                                 announced, _entity(only_core) if only_core else None))
     facts.extend(_component_lists(doc, lines, by_line, _title_library(title_doc)))
     facts.extend(_library_highlights(doc, lines, by_line, post.text))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
@@ -1482,18 +1483,6 @@ def _title_topic(title_doc: Doc | None) -> Entity | None:
     return None
 
 
-def _only_core_release(doc: Doc) -> Entity | None:
-    """The one PyTorch release a post names, if it names one only: a post of no release
-    deprecates for it ("we have started the process of deprecating apex.amp" in the AMP post,
-    whose torch.cuda.amp is "available in the latest PyTorch 1.6 release"). Not a removal:
-    "remove" is also what a tool does to overhead ("which nvFuser can't completely remove")."""
-    if "ptkg_only_core" not in doc.user_data:
-        named = {_entity(s) for s in doc.spans["ptkg"] if s.label_ == "Release"}
-        core = sorted(r for r in named if _is_core(r))
-        doc.user_data["ptkg_only_core"] = core[0] if len(core) == 1 else None
-    return doc.user_data["ptkg_only_core"]
-
-
 def _is_core(release: Entity | None) -> bool:
     """Whether a release is one of PyTorch's own ("PyTorch 1.13")."""
     return release is not None and release.name.startswith(CORE_LIBRARY + " ")
@@ -1510,7 +1499,7 @@ _ALL_LIBRARIES = re.compile(r"\b(?:all|each of the|both)\s+(?:the\s+)?(?:\w+\s+)
 
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                     sections: dict[int, Section], topic: Entity | None,
-                    libraries: list[Entity]) -> list[Fact]:
+                    libraries: list[Entity], only_core: Entity | None) -> list[Fact]:
     """Relations read around trigger phrases.
 
     A source the sentence leaves implied is the feature whose section the sentence is in, else
@@ -1518,7 +1507,10 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     A subject that refers back ("it", "the project", "this work") is that feature, else the
     library of the section's release, else the ``topic`` of the post's title
     (``_title_topic``). What "all (three) domain libraries" end, each release of a domain
-    library (the pack's ``kind``) the post announces (``libraries``) ends.
+    library (the pack's ``kind``) the post announces (``libraries``) ends. A deprecation left
+    to no release is ``only_core``'s, the one PyTorch release the post names, if it names one
+    only ("deprecating apex.amp" in the AMP post, which names 1.6); not a removal: "remove" is
+    also said of overhead ("which nvFuser can't completely remove").
     """
     starts = [line.start for line in lines]
     ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}
@@ -1548,7 +1540,7 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         if source is None and relation.type in ("SUPPORTS", *ENDINGS):
             source = section.release or subject or (
                 topic if relation.type == "SUPPORTS" and topic != Entity("Library", CORE_LIBRARY)
-                else _only_core_release(doc) if relation.type == "DEPRECATES" else None)
+                else only_core if relation.type == "DEPRECATES" else None)
         elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",
                                                                              *ENDINGS):
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
