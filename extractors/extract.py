@@ -10,8 +10,10 @@ support for ROCm" in the PyTorch 1.8 post).
 from __future__ import annotations
 
 import bisect
+import html
 import itertools
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -94,7 +96,94 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                            if _fits(f)})
     result.mentions = sorted(_without_idle_languages(result.mentions, result.facts)
                              + _headings_of_apis(doc, lines, by_line, result.facts))
+    for link in _summary_links(doc, lines, post.text, result.facts):
+        _name_by_summary_link(result, link)
     return result
+
+
+class _SummaryLink(NamedTuple):
+    """A link of the post to one of its feature headings, and the feature the heading names."""
+
+    label: str
+    start: int
+    end: int
+    heading: Line
+    feature: Entity
+
+
+#: A summary table's link to a place in the post: ``<td><a href="#beta-torchcompile">
+#: torch.compile</a>``, or ``| [torch.compile](#beta-torchcompile) |``.
+_ANCHOR_LINK = re.compile(r'<td[^>]*>\s*(?:<(?!/?td\b)[^>]*>\s*)*<a\s+href="#(?P<html>[^"\s]+)"\s*>'
+                          r"(?P<html_label>[^<\n]+)</a>"
+                          r"|\|\s*\[(?P<md_label>[^\]\n]+)\]\(#(?P<md>[^)\s]+)\)\s*(?=\|)")
+
+
+def _summary_links(doc: Doc, lines: list[Line], raw: str, facts: list[Fact]) -> list[_SummaryLink]:
+    """The links of a release post's summary table to its feature headings ("X86
+    quantization backend" to "[Beta] "X86" as the new default quantization backend for x86
+    CPU"), found by the anchor a Markdown renderer gives the heading. Not a link to a heading
+    of several features ("Stable Features"), nor one of two links to a heading: each names a
+    part of it ("CUDA support for 11.7 & 11.8", "Python 1.8")."""
+    links = defaultdict(list)
+    for m in _ANCHOR_LINK.finditer(raw):
+        kind = "html" if m.group("html") else "md"
+        label = m.group(f"{kind}_label")
+        start = m.start(f"{kind}_label") + len(label) - len(label.lstrip())
+        links[m.group(kind).lower()].append((" ".join(html.unescape(label).split()), start,
+                                             start + len(label.strip())))
+    if not links:
+        return []
+    text = _text(doc)
+    starts = [line.start for line in lines]
+    features = {lines[bisect.bisect_right(starts, f.start) - 1]: f.target for f in facts
+                if f.rule in _FEATURE_HEADING_RULES and f.start >= 0}
+    keys = {name_key(feature.name) for feature in features.values()}
+    found = []
+    for line, feature in features.items():
+        named = links.get(_anchor(text[line.start:line.end]), [])
+        if line.kind == "heading" and len(named) == 1 and named[0][0] and (
+                name_key(named[0][0]) not in keys - {name_key(feature.name)}):
+            found.append(_SummaryLink(*named[0], line, feature))  # not "torch.compile
+            # (dynamic=True)" to "[Beta] torch.compile", a heading of its own further on
+    return sorted(found, key=lambda link: link.start)
+
+
+_FEATURE_HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading"}
+
+
+def _anchor(heading: str) -> str:
+    """The anchor Markdown renderers give a heading: lower case, punctuation out, blanks as
+    hyphens ("[Beta] torch.compile" is ``beta-torchcompile``)."""
+    return re.sub(r"[^\w\- ]", "", " ".join(heading.split()).lower()).replace(" ", "-")
+
+
+def _name_by_summary_link(result: PostFacts, link: _SummaryLink) -> None:
+    """A summary table's link names the feature of the heading it links to: the names the
+    finder read in the link are that feature's ("Torch.set_default & torch.device" links to
+    "torch.set_default_device and torch.device as context manager"). When the finder read no
+    feature there, the link's words are the release team's short name for the feature and the
+    feature's name: "X86 quantization backend", with the heading's words kept as its alias.
+    The feature is the API the heading names, when it names one (:func:`_headings_of_apis`).
+    A link that names only a device or another thing is no name of the feature."""
+    read = [m for m in result.mentions if link.start <= m.start and m.end <= link.end]
+    inside = [m for m in read if m.entity.label == "Feature"]
+    if read and not inside:
+        return  # "AWS Graviton3" to "Optimized PyTorch Inference with AWS Graviton processors"
+    feature = next((m.entity for m in result.mentions if m.surface == link.feature.name
+                    and m.entity.label == "Feature"
+                    and link.heading.start <= m.start < link.heading.end), link.feature)
+    if not read and len(link.label.split()) < len(feature.name.split()):
+        named = Entity("Feature", link.label)
+        result.facts = sorted({replace(f, source=named if f.source == feature else f.source,
+                                       target=named if f.target == feature else f.target)
+                               for f in result.facts})
+        result.mentions = [replace(m, entity=named) if m.entity == feature else m
+                           for m in result.mentions]
+        result.mentions.append(Mention(named, feature.name, link.heading.start,
+                                       link.heading.end))
+        feature = named
+    result.mentions = sorted([m for m in result.mentions if m not in inside]
+                             + [Mention(feature, link.label, link.start, link.end)])
 
 
 def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],

@@ -796,3 +796,53 @@ def test_a_marked_item_that_names_a_dataset_is_no_feature():
             "* [Stable] Improved FasterRCNN speed and accuracy\n")
     introduced = {f[2] for f in facts_of(text) if f[0] == "INTRODUCES"}
     assert "WiderFace dataset" not in introduced and introduced
+
+
+def test_a_summary_tables_link_names_the_feature_of_its_heading():
+    """The 2.0 post's summary table links each feature to its heading: "X86 quantization
+    backend" is the release team's short name for '"X86" as the new default quantization
+    backend for x86 CPU', and "Torch.set_default & torch.device" names the heading's API, not
+    a "torch.set_default" of its own. Not a link that names a device ("AWS Graviton3"), a link
+    to a heading of many features ("Stable Features"), a table's wrong link ("Torch.compile
+    (dynamic=True)" to "[Beta] torch.compile", a heading of its own further on), nor a link in
+    prose ("[Composability](#...)")."""
+    row = '<tr>\n<td>\n</td>\n<td><a href="#{}">{}</a>\n</td>\n</tr>\n'
+    table = "<table>\n" + "".join(row.format(anchor, label) for anchor, label in [
+        ("stable-features", "Accelerated PT 2 Transformers"),
+        ("beta-x86-as-the-new-default-quantization-backend-for-x86-cpu",
+         "X86 quantization backend"),
+        ("beta-torchset_default_device-and-torchdevice-as-context-manager",
+         "Torch.set_default &amp; torch.device"),
+        ("beta-torchcompile", "Torch.compile (dynamic=True)"),
+        ("optimized-pytorch-inference-with-aws-graviton-processors", "AWS Graviton3"),
+    ]) + "</table>\n\n"
+    text = (
+        "We are excited to announce the release of PyTorch 2.0.\n\n" + table
+        + "See the [Composability](#beta-gnn-inference-and-training-optimization-on-cpu) "
+        "section.\n\n## Stable Features\n\n### [Stable] Accelerated PyTorch 2 Transformers\n\n"
+        "The PyTorch 2.0 release includes a new high-performance implementation.\n\n"
+        "## Beta Features\n\n### [Beta] torch.compile\n\ntorch.compile is the main API.\n\n"
+        "### [Beta] torch.set_default_device and torch.device as context manager\n\n"
+        "torch.set_default_device allows users to change the default device that factory "
+        "functions in PyTorch allocate on.\n\n"
+        '### [Beta] "X86" as the new default quantization backend for x86 CPU\n\n'
+        "The new X86 quantization backend replaces FBGEMM.\n\n"
+        "### [Beta] GNN inference and training optimization on CPU\n\n"
+        "PyTorch 2.0 includes several critical optimizations to improve GNN inference.\n\n"
+        "## Prototype Features\n\n### Distributed API\n\n"
+        "#### [Prototype] torch.compile(dynamic=True)\n\nExperimental support.\n\n"
+        "### Optimized PyTorch Inference with AWS Graviton processors\n\n"
+        "The optimizations focused on three key areas.\n")
+    graph = build_graph(run_extraction([Post(BLOG + "2-0/", text, "PyTorch 2.0 release")],
+                                       model="blank", jobs=1))
+    x86 = graph.nodes["Feature:X86 quantization backend"]
+    assert "X86 as the new default quantization backend for x86 CPU" in x86["aliases"]
+    assert "Torch.set_default & torch.device" in graph.nodes[
+        "Feature:torch.set_default_device"]["aliases"]
+    assert "Feature:torch.set_default" not in graph
+    assert "Feature:torch.compile(dynamic=True)" in graph
+    assert "Feature:AWS Graviton3" not in graph
+    assert "Feature:Composability" not in graph
+    assert "Feature:GNN inference and training optimization on CPU" in graph
+    assert "Accelerated PT 2 Transformers" not in graph.nodes[
+        "Feature:Accelerated PyTorch 2 Transformers"].get("aliases", [])
