@@ -586,6 +586,10 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if _refers_back(clause, trigger, candidates, index) or (
             rule.implied == "refers_back" and not candidates):
         return [None], True
+    opening = [s for s in candidates if s.end <= trigger.start] if _subordinate(
+        clause, trigger) else []
+    if opening:  # "As FlexAttention leverages torch.compile, it can ...": the parser missed it
+        return opening[:1], False
     if rule.choose == "subject_only":  # "engineers from NVIDIA helped": with whom is not said
         made = _made_by_subject(trigger, candidates)
         return ([made], False) if made is not None else ([], False)
@@ -656,15 +660,30 @@ def _refers_back(clause: Span, trigger: Span, candidates: list[Span],
     """Whether the source is the clause's subject "it", "this feature" or "the project".
 
     Not when a name stands between that subject and the trigger: in "It brings TorchData,
-    which is built on TorchVision", TorchData is built on TorchVision.
+    which is built on TorchVision", TorchData is built on TorchVision; nor when the trigger
+    stands in an opening subordinate clause with a name: in "As FlexAttention leverages
+    torch.compile, it can ...", FlexAttention does.
     """
     subject = _first_subject(clause, index)
-    if subject is None or any(subject.i < s.start and s.end <= trigger.start
+    after = subject is not None and subject.i > trigger.start and _subordinate(clause, trigger)
+    if subject is None or any((after or subject.i < s.start) and s.end <= trigger.start
                               for s in candidates):
         return False
     lefts = [t.lower_ for t in subject.lefts]
     return subject.lower_ == "it" or (subject.lower_ == "this" and subject.dep_ == "nsubjpass") or (
         subject.lower_ in _ANAPHOR_NOUNS and lefts in (["this"], ["the"]))
+
+
+def _subordinate(clause: Span, trigger: Span) -> bool:
+    """Whether the trigger stands in a clause that opens the sentence with a subordinating
+    word: "As FlexAttention leverages torch.compile, it can ..." (its subject is before it)."""
+    words = [t for t in clause.doc[clause.start:trigger.start] if not t.is_space]
+    return bool(words) and words[0].lower_ in _SUBORDINATORS and not any(
+        t.text in (",", ";", ":", "–", "—") for t in words)  # not "Because ..., you can use X"
+
+
+_SUBORDINATORS = {"as", "while", "since", "because", "when", "whereas", "although", "though",
+                  "if", "once"}
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:

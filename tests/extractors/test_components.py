@@ -252,10 +252,18 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      set()),
     # a "this" of a verb's proposition refers to no feature
     ("This demonstrates that we can leverage the sparsity that BlockMask provides us.", set()),
+    # the FlexAttention post: the name of an opening "As ..." clause, not the "it" after it
+    ("As FlexAttention leverages `torch.compile` for graph capture, it can actually avoid "
+     "recompilation.", {("BASED_ON", "FlexAttention", "torch.compile")}),
+    # the trigger after the opening clause: its subject is "you"
+    ("Because this integration operates in a device-agnostic manner, you can now "
+     "GPU-accelerate NumPy programs – or even mixed NumPy/PyTorch programs – just by using "
+     "_torch.compile_.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped", "authors-depend", "this-demonstrates"])
+        "company-people-helped", "authors-depend", "this-demonstrates", "as-clause-subject",
+        "after-the-opening-clause"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
