@@ -89,6 +89,13 @@ DUMP_LOSSES = {
     ("TorchRec 0.2", "Planner", "Beta"): "list marks: the same list",
     ("PyTorch 1.12", "Accelerated GPU training and evaluation speedups over CPU-only (times "
      "faster)", None): "HTML: a centred caption (<p align=center>) reads as a heading of changes",
+    ("PyTorch 2.0", "X86 quantization backend", "Beta"): "links: the summary table's link to the "
+    "heading, the feature's short name, is text in the dump",
+    ("PyTorch 2.0", "X86 as the new default quantization backend for x86 CPU", "Beta"): "links: "
+    "the same table, so the dump's node keeps the heading's words",
+    ("PyTorch 2.0", "GNN inference and training performance", "Beta"): "links: the same table",
+    ("PyTorch 2.0", "GNN inference and training optimization on CPU", "Beta"): "links: the same "
+    "table",
 }
 
 
