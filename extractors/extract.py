@@ -33,7 +33,7 @@ from ptkg.extractors.sections import (
     only_names_a_kind,
     section_contexts,
 )
-from ptkg.extractors.text import Line, unmasked_end
+from ptkg.extractors.text import Line, unmasked_span
 from ptkg.names import DOTTED_API, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
@@ -350,8 +350,9 @@ def _with_post_text(fact: Fact, post: Post, dated_by: str | None) -> Fact:
         fact = replace(fact, stability=stability.level(fact.stability, post.date, release))
     if fact.start < 0:  # read from the title, not the text
         return fact
-    end = unmasked_end(post.text, fact.end)
-    return replace(fact, end=end, evidence=" ".join(post.text[fact.start:end].split()))
+    start, end = unmasked_span(post.text, fact.start, fact.end)
+    return replace(fact, start=start, end=end,
+                   evidence=" ".join(post.text[start:end].split()))
 
 
 def _fits(fact: Fact) -> bool:

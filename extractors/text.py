@@ -163,6 +163,38 @@ def _unescape(match: re.Match) -> str:
     return name + " " * (len(match.group(0)) - len(name))
 
 
+def unmasked_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where a stretch of the masked ``text`` from ``start`` to ``end`` stands in ``text``
+    itself, its markup whole: with the link bracket or emphasis that masking blanked right
+    before it when the stretch closes them ("[PyTorch 2.10](...) laid the groundwork", "**CUDA
+    Graph kernel annotations**"), and to the end of an escaped name it ends in
+    (:func:`unmasked_end`).
+
+    >>> text = "Done. [PyTorch 2.10](https://x.y) laid it. **Bold** words. **Lead**"
+    >>> def whole(words):
+    ...     start = text.index(words)
+    ...     start, end = unmasked_span(text, start, start + len(words))
+    ...     return text[start:end]
+    >>> whole("PyTorch 2.10](https://x.y) laid it."), whole("Bold** words."), whole("Lead")
+    ('[PyTorch 2.10](https://x.y) laid it.', '**Bold** words.', '**Lead**')
+    """
+    end = unmasked_end(text, end)
+    before = start
+    while before > 0 and text[before - 1] in _OPENING_MARKS:
+        before -= 1
+    marks = text[before:start]
+    if not marks or (before and text[before - 1].isalnum()):
+        return start, end
+    if marks == "[":
+        return (before, end) if "](" in text[start:end] else (start, end)
+    if text.startswith(marks, end):  # "**Lead**": the name, its emphasis closed after it
+        return before, end + len(marks)
+    return (before, end) if marks in text[start:end] else (start, end)
+
+
+_OPENING_MARKS = "[*_`"
+
+
 def unmasked_end(text: str, end: int) -> int:
     r"""Where a stretch of the masked ``text`` that ends at ``end`` ends in ``text`` itself: an
     escaped name is shorter when masked ("chroma\_filterbank" is "chroma_filterbank "), so a
