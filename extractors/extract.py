@@ -1319,7 +1319,8 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     known = [s for s in features if (
         (s in leading and _ends_name(s, _text(doc)[s.end_char:head_end]))
         or (_is_api(s) and (_VIA.search(_text(doc)[line.start:s.start_char])
-                            or (generic and len(features) == 1))))]
+                            or (generic and len(features) == 1 and _only_linking(
+                                _text(doc)[marker.end_char + generic.end():s.start_char])))))]
     if known:
         return _entity(known[0])
     where = _AVAILABLE_IN.search(_text(doc), marker.end_char, head_end)
@@ -1338,6 +1339,17 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
         return None  # "[Beta] We integrate some RLHF components": a sentence, not a name;
         # "[Stable] WiderFace dataset": data, which the graph does not hold
     return Entity("Feature", name)
+
+
+def _only_linking(between: str) -> bool:
+    """Whether only linking words stand between a heading's generic lead and its API: the
+    heading improves or supports the API ("Improvements to torch.compile-ing Optimizers"
+    updates torch.compile), unless it names what of it ("Support for User-defined Triton
+    kernels in torch.compile": those kernels are the feature)."""
+    return all(w in _LINKING for w in re.findall(r"[\w-]+", between.lower()))
+
+
+_LINKING = {"to", "for", "of", "in", "the", "a", "an", "and", "on"}
 
 
 _PRONOUNS = {"we", "you", "it", "this", "they", "our", "these"}

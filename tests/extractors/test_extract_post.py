@@ -262,6 +262,20 @@ def test_marked_heading_name_ends_at_its_colon(heading, feature):
     assert {f[2] for f in facts_of(text, "PyTorch 2.2") if f[0] == "INTRODUCES"} == {feature}
 
 
+@pytest.mark.parametrize(("heading", "feature"), [
+    ("[Beta] Improvements to _torch.compile_-ing Optimizers", "torch.compile"),
+    ("[Beta] Support for NumPy style linear algebra functions via torch.linalg",
+     "torch.linalg"),
+    ("[Beta] Support for User-defined Triton kernels in _torch.compile_",
+     "Support for User-defined Triton kernels in torch.compile"),
+], ids=["improves-the-api", "via-the-api", "names-what-of-the-api"])
+def test_a_generic_heading_about_an_api_is_the_api_unless_it_names_what_of_it(heading, feature):
+    """The 2.2 and 2.3 headings: improvements to an API update it; support for kernels in an
+    API is a feature of its own, not a second Beta of torch.compile."""
+    text = f"PyTorch 2.3 is released today.\n### {heading}\n"
+    assert {f[2] for f in facts_of(text, "PyTorch 2.3") if f[0] == "INTRODUCES"} == {feature}
+
+
 def test_marked_heading_in_first_person_is_no_feature():
     text = "PyTorch 2.1 is released today.\n### [Beta] We integrate some RLHF components\n"
     assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
