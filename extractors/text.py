@@ -177,22 +177,28 @@ def unmasked_span(text: str, start: int, end: int) -> tuple[int, int]:
     ...     return text[start:end]
     >>> whole("PyTorch 2.10](https://x.y) laid it."), whole("Bold** words."), whole("Lead")
     ('[PyTorch 2.10](https://x.y) laid it.', '**Bold** words.', '**Lead**')
+    >>> text = "**`torch.export` now supports MX**"
+    >>> text[slice(*unmasked_span(text, 3, len(text) - 2))]
+    '**`torch.export` now supports MX**'
     """
     end = unmasked_end(text, end)
-    before = start
+    before, after = start, end
     while before > 0 and text[before - 1] in _OPENING_MARKS:
         before -= 1
-    marks = text[before:start]
-    if not marks or (before and text[before - 1].isalnum()):
+    if before == start or (before and text[before - 1].isalnum()):
         return start, end
-    if marks == "[":
-        return (before, end) if "](" in text[start:end] else (start, end)
-    if text.startswith(marks, end):  # "**Lead**": the name, its emphasis closed after it
-        return before, end + len(marks)
-    return (before, end) if marks in text[start:end] else (start, end)
+    while after < len(text) and text[after] in _OPENING_MARKS[1:]:
+        after += 1  # "**`torch.export` now supports ...**": the bold closes after the name
+    closers = [_CLOSER.get(mark, mark) for mark in _MARK.findall(text[before:start])]
+    stop = next((stop for stop in range(end, after + 1)
+                 if all(closer in text[start:stop] for closer in closers)), None)
+    return (before, stop) if stop is not None else (start, end)
 
 
 _OPENING_MARKS = "[*_`"
+#: The marks that open a stretch, and what closes each: a link's bracket its ``](``.
+_MARK = re.compile(r"\*\*|[\[*_`]")
+_CLOSER = {"[": "]("}
 
 
 def unmasked_end(text: str, end: int) -> int:
