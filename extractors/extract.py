@@ -1130,8 +1130,8 @@ def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fa
         if named is None:
             continue
         feature = _entity(named)
-        if section.feature is not None and name_key(feature.name) in name_key(
-                section.feature.name):
+        if section.feature is not None and (name_key(feature.name) in name_key(
+                section.feature.name) or _of_generic_subject(named)):
             feature = section.feature
         after = _AS_LEVEL.match(text, span.end_char)
         word = before.group("word") or (after.group("word") if after else None)
@@ -1142,6 +1142,18 @@ def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fa
             facts.append(_code_fact("introduces.stated_stability", release, feature,
                                     span.sent, now.group("word").lower(), now.group("word")))
     return facts
+
+
+def _of_generic_subject(span: Span) -> bool:
+    """Whether a name only qualifies a sentence's generic subject: "Support for using the
+    PyTorch profiler in conjunction with the RPC framework was first introduced in PyTorch 1.6"
+    is said of the section's feature (RPC-based profiling), not of the profiler."""
+    subject = next((t for t in span.sent if t.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject is not None and subject.lower_ in _GENERIC_SUBJECTS and not (
+        span.start <= subject.i < span.end or subject.head.i in range(span.start, span.end))
+
+
+_GENERIC_SUBJECTS = {"support", "functionality", "ability", "integration", "work"}
 
 
 def _opens(span: Span) -> bool:

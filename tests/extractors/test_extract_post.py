@@ -100,6 +100,20 @@ def test_a_name_inside_the_sections_feature_stands_for_it():
     assert not {f for f in facts if f[2] == "autograd"}
 
 
+def test_what_a_generic_subject_recalls_is_the_sections_feature():
+    """1.7: "Support for using the PyTorch profiler in conjunction with the RPC framework was
+    first introduced in PyTorch 1.6" under "[Beta] Enhancements to RPC-based Profiling" recalls
+    RPC-based profiling in 1.6, not the profiler."""
+    text = ("We are excited to announce PyTorch 1.7.\n\n## [Beta] Enhancements to RPC-based "
+            "Profiling\nSupport for using the PyTorch profiler in conjunction with the RPC "
+            "framework was first introduced in PyTorch 1.6. In PyTorch 1.7, the following "
+            "enhancements have been made.\n")
+    introduced = {f[:3] for f in facts_of(text, "PyTorch 1.7 released", model="en_core_web_sm")
+                  if f[0] == "INTRODUCES"}
+    assert ("INTRODUCES", "PyTorch 1.6", "Enhancements to RPC-based Profiling") in introduced
+    assert not {f for f in introduced if f[2] == "PyTorch Profiler"}
+
+
 def test_added_bullet_items_after_such_as():
     text = ("PyTorch 1.4 is released.\n\n# torchaudio 0.4\n\n"
             "* New filters such as biquad, data augmentation such as time and frequency "
