@@ -470,9 +470,14 @@ def _opens_sentence(trigger: Span, sentence: Span) -> bool:
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
 
 
-def _subject(spans: list[Span]) -> Span | None:
-    """The candidate the parser made a subject of the sentence, if any."""
-    return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass")), None)
+def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
+    """The candidate the parser made a subject of the sentence, if any; with ``trigger``, not
+    the subject of a clause after the trigger that does not hold it ("models using MX
+    quantization could not be exported because torch.export.save did not handle ...": not
+    torch.export.save)."""
+    return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass") and (
+        trigger is None or s.start < trigger.start
+        or s.root.head.is_ancestor(trigger.root) or s.root.head == trigger.root)), None)
 
 
 #: The relation types of what a release ends.
@@ -576,7 +581,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
     if rule.choose == "in_trigger" and within:  # "upstreamed torch.compile into PyTorch/XLA"
         return within[-1:], False
-    subject = _subject(candidates) if rule.choose in ("subject", "subject_only") else None
+    subject = _subject(candidates, trigger) if rule.choose in ("subject", "subject_only") \
+        else None
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False

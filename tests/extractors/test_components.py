@@ -252,6 +252,12 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      set()),
     # a "this" of a verb's proposition refers to no feature
     ("This demonstrates that we can leverage the sparsity that BlockMask provides us.", set()),
+    # the subject of a later clause that does not hold the trigger (the 2.12 post)
+    ("However, models using Microscaling (MX) quantization — an increasingly popular technique "
+     "for reducing model size and inference cost — could not previously be exported because "
+     "`torch.export.save` did not handle the `float8_e8m0fnu` dtype.", set()),
+    ("In an upcoming release (2.13+) we're planning on using torchcomms by default, which "
+     "includes some breaking changes to how ProcessGroups operate.", set()),
     # the FlexAttention post: the name of an opening "As ..." clause, not the "it" after it
     ("As FlexAttention leverages `torch.compile` for graph capture, it can actually avoid "
      "recompilation.", {("BASED_ON", "FlexAttention", "torch.compile")}),
@@ -262,8 +268,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped", "authors-depend", "this-demonstrates", "as-clause-subject",
-        "after-the-opening-clause"])
+        "company-people-helped", "authors-depend", "this-demonstrates", "later-clause-subject",
+        "relative-clause-subject", "as-clause-subject", "after-the-opening-clause"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
