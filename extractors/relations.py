@@ -708,7 +708,8 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
     """Names side by side.
 
     ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
-    ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it.
+    ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it, but not
+    PyTorch of a company's "PyTorch team" or "PyTorch contributions": their work on it.
     """
     for left, right in zip(entities, entities[1:], strict=False):
         if not _owner_of(left, right):
@@ -716,6 +717,8 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
         if left.label_ == "Library" and right.label_ == "Feature":
             yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
                            index.sentence(left))
-        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature"):
+        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and not (
+                right.id_ == CORE_LIBRARY and _modifier(right, index.covered(index.sentence(
+                    right)))):  # "Huawei's PyTorch contributions", "Intel PyTorch team"
             yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
                            index.sentence(left))

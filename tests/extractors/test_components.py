@@ -252,6 +252,11 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      set()),
     # a "this" of a verb's proposition refers to no feature
     ("This demonstrates that we can leverage the sparsity that BlockMask provides us.", set()),
+    # a company's PyTorch team or contributions are its work on PyTorch, not its product
+    ("There are bright spots worth celebrating — Huawei's PyTorch contributions for Ascend.",
+     set()),
+    ("Thanks to the Microsoft DeepSpeed ZeRO team for developing sharded data parallel.",
+     {("DEVELOPED_BY", "DeepSpeed", "Microsoft"), ("PART_OF", "ZeRO", "DeepSpeed")}),
     # the subject of a later clause that does not hold the trigger (the 2.12 post)
     ("However, models using Microscaling (MX) quantization — an increasingly popular technique "
      "for reducing model size and inference cost — could not previously be exported because "
@@ -268,7 +273,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped", "authors-depend", "this-demonstrates", "later-clause-subject",
+        "company-people-helped", "authors-depend", "this-demonstrates", "company-pytorch-work",
+        "company-product", "later-clause-subject",
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
