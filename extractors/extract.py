@@ -968,17 +968,23 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     feature's own name names (``supports.named_in_feature``) and a line that names a document
     ("* iOS/Android Tutorial"), nor a device of a sentence about what was before ("Previous
     versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0, AVX2 kernels
-    would be used"). The evidence is the line."""
+    would be used", "the same path that was previously CUDA-only"). The evidence is the line."""
     text = _text(doc)
     devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
                and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name
                and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
+               and not _WAS_BEFORE.search(text, s.sent.start_char, s.start_char)
                and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)]
     if not devices or _DOCS_LINE.search(text, line.start, line.end):
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     return [_code_fact("supports.in_feature_section", feature, _entity(device), evidence)
             for device in devices] if evidence is not None else []
+
+
+#: What a device right after it was before and no longer is: "a path that was previously
+#: CUDA-only" (now on ROCm too).
+_WAS_BEFORE = re.compile(r"\b(?:previously|formerly)\s+$", re.I)
 
 
 def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
