@@ -136,7 +136,7 @@ def _summary_links(doc: Doc, lines: list[Line], raw: str, facts: list[Fact]) -> 
     text = _text(doc)
     starts = [line.start for line in lines]
     features = {lines[bisect.bisect_right(starts, f.start) - 1]: f.target for f in facts
-                if f.rule in _FEATURE_HEADING_RULES and f.start >= 0}
+                if f.rule in _HEADING_RULES and f.type == "INTRODUCES" and f.start >= 0}
     keys = {name_key(feature.name) for feature in features.values()}
     found = []
     for line, feature in features.items():
@@ -146,9 +146,6 @@ def _summary_links(doc: Doc, lines: list[Line], raw: str, facts: list[Fact]) -> 
             found.append(_SummaryLink(*named[0], line, feature))  # not "torch.compile
             # (dynamic=True)" to "[Beta] torch.compile", a heading of its own further on
     return sorted(found, key=lambda link: link.start)
-
-
-_FEATURE_HEADING_RULES = {"introduces.marked_heading", "introduces.section_heading"}
 
 
 def _anchor(heading: str) -> str:

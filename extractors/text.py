@@ -187,7 +187,7 @@ def unmasked_span(text: str, start: int, end: int) -> tuple[int, int]:
         before -= 1
     if before == start or (before and text[before - 1].isalnum()):
         return start, end
-    while after < len(text) and text[after] in _OPENING_MARKS[1:]:
+    while after < len(text) and text[after] in _CLOSING_MARKS:
         after += 1  # "**`torch.export` now supports ...**": the bold closes after the name
     closers = [_CLOSER.get(mark, mark) for mark in _MARK.findall(text[before:start])]
     stop = next((stop for stop in range(end, after + 1)
@@ -196,6 +196,7 @@ def unmasked_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _OPENING_MARKS = "[*_`"
+_CLOSING_MARKS = "*_`"  # a link closes with "](", which the stretch holds
 #: The marks that open a stretch, and what closes each: a link's bracket its ``](``.
 _MARK = re.compile(r"\*\*|[\[*_`]")
 _CLOSER = {"[": "]("}
