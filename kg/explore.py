@@ -343,7 +343,8 @@ def describe(graph: nx.MultiDiGraph, node: str) -> str:
         if key == "MENTIONS":
             continue
         stability = f" [{edge['stability']}]" if edge.get("stability") else ""
-        lines.append(f"  {arrow} {key}{stability} {other}")
+        why = f" ({edge['why']})" if edge.get("why") else ""  # a derived edge's reason
+        lines.append(f"  {arrow} {key}{stability} {other}{why}")
         for url, sentence in zip(edge.get("sources", []), edge.get("evidence", []), strict=True):
             lines.append(f"      \"{sentence}\"\n        {url}")
     posts = sorted(u for u, _, key in graph.in_edges(node, keys=True) if key == "MENTIONS")

@@ -15,6 +15,7 @@ gives the same bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,7 +27,7 @@ from .errors import GraphFileError
 from .files import write_atomic
 from .names import version_key
 from .records import Entity, Fact, PostFacts
-from .resolve import Resolver
+from .resolve import Resolver, hardware_key, pack_families
 from .schema import RELATION_TYPES, stability_rank
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ def build_graph(results: Iterable[PostFacts],
     for result in results:
         _add_post(graph, result, resolver)
     _add_releases(graph, resolver)
+    _add_hardware_families(graph)
     _add_feature_stability(graph)
     _add_deprecated(graph)
     _finish_lists(graph)
@@ -154,6 +156,28 @@ def _add_releases(graph: nx.MultiDiGraph, resolver: Resolver | None = None) -> N
             graph.nodes[release]["version_order"] = position  # ORDER BY it: 1.10 after 1.9
         for older, newer in zip(ordered, ordered[1:], strict=False):
             graph.add_edge(older, newer, key="PRECEDES", type="PRECEDES")
+
+
+#: A product named as its series with a model letter: MI300X and MI300A of the MI300.
+_MODEL_LETTER = re.compile(r"(?P<family>.*\d)[A-Z]")
+
+
+def _add_hardware_families(graph: nx.MultiDiGraph) -> None:
+    """VARIANT_OF from a hardware product to its family when both are nodes: the series it is
+    named as with a model letter (MI300X of MI300), or the family the alias pack gives it (H100
+    of Hopper). A variant stays a node of its own: it is another product, with its own facts."""
+    names = {data["name"]: node for node, data in graph.nodes(data=True)
+             if data["label"] == "Hardware"}
+    for name, node in sorted(names.items()):
+        found = _MODEL_LETTER.fullmatch(name)
+        families = [(found["family"], f"{name} is the {found['family']} with a model letter")
+                    ] if found else []
+        key = hardware_key(name)
+        if key and (family := pack_families().get(key[0])):
+            families.append((family, f"the alias pack: {name} is a {family} product"))
+        for family, why in families:
+            if family in names and family != name:
+                graph.add_edge(node, names[family], key="VARIANT_OF", type="VARIANT_OF", why=why)
 
 
 def _add_feature_stability(graph: nx.MultiDiGraph) -> None:

@@ -176,6 +176,15 @@ def pack_kinds() -> dict[str, str]:
     return _pack()[3]
 
 
+@cache
+def pack_families() -> dict[str, str]:
+    """The ``family`` the alias pack gives a hardware product, by the product's
+    :func:`hardware_key`: ``"h100"`` -> Hopper (so "NVIDIA H100 GPU" is a Hopper too)."""
+    return {key[0]: record["family"] for record in read_patterns(ENTITY_PATTERNS)
+            if record["label"] == "Hardware" and "family" in record
+            and (key := hardware_key(record.get("id") or pattern_surface(record)))}
+
+
 def hardware_key(name: str) -> tuple[str, str | None, list[str]] | None:
     """The product a hardware name names: its key, the kind of device its words say, and its
     words; None when only a vendor and a device word are left ("Intel GPU").

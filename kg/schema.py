@@ -87,6 +87,7 @@ RELATION_TYPES: dict[str, RelationType] = {t.name: t for t in (
     _type("ANNOUNCES", "Post", "Release"),
     _type("HAS_RELEASE", "Library", "Release", extracted=False),
     _type("PRECEDES", "Release", "Release", extracted=False),
+    _type("VARIANT_OF", "Hardware", "Hardware", extracted=False, color="#8c6d31"),
     _type("INTRODUCES", "Release", "Feature", color="#9e9e9e"),
     _type("DEPRECATES", "Release", _DEPRECATABLE, color="#b2182b"),
     _type("REMOVES", "Release", _DEPRECATABLE, color="#67001f"),

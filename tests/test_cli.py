@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from ptkg.cli import main
 from ptkg.evaluate import evaluate, read_gold, report_rows
-from ptkg.graph import node_id
+from ptkg.graph import build_graph, node_id, write_graph
+from ptkg.records import Entity, Mention, PostFacts
 
 ISSUE_QUERY = ('MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = "PyTorch 1.8" '
                "RETURN f.name, i.stability")
@@ -244,6 +245,15 @@ def test_show_lists_aliases_relations_evidence_and_post(handmade_graph_file):
         f"      {URL_110}",
         f"      {URL_18}",
     ]
+
+
+def test_show_says_why_a_product_is_a_variant_of_its_family(tmp_path):
+    mentions = [Mention(Entity("Hardware", d), d, 0, len(d)) for d in ("MI300X", "MI300")]
+    write_graph(build_graph([PostFacts("https://pytorch.org/blog/p/", "p", None, None,
+                                       mentions, [])]), tmp_path / "g.json")
+    result = run("show", "MI300X", "--graph", tmp_path / "g.json", catch=False)
+    assert "  -> VARIANT_OF Hardware:MI300 (MI300X is the MI300 with a model letter)" in \
+        result.stdout.splitlines()
 
 
 def test_show_lists_every_read_of_a_relation(handmade_graph_file):

@@ -137,6 +137,16 @@ def test_build_graph_has_release_links_library():
         ("PyTorch 1.10", "PyTorch", "1.10"), ("PyTorch/XLA 1.5", "PyTorch/XLA", "1.5")}
 
 
+def test_build_graph_links_a_hardware_product_to_its_family():
+    devices = ["MI300", "MI300X", "MI350X", "Hopper", "H100", "NVIDIA H200 GPU", "A100"]
+    graph = build_graph([post_facts("p", [mention("Hardware", d) for d in devices])])
+    # the series with a model letter, the pack's family (of H200 named with its vendor and
+    # device word too); no edge to a family the posts do not name (Ampere, MI350)
+    assert edges_of(graph, "VARIANT_OF") == {("MI300X", "MI300"), ("H100", "Hopper"),
+                                             ("NVIDIA H200 GPU", "Hopper")}
+    assert {"MI300X", "H100"} <= set(nodes_of(graph, "Hardware"))  # a variant is its own node
+
+
 def test_build_graph_release_date_ignores_undated_posts():
     """A release announced by a dated and an undated post takes the dated post's date."""
     target = release("PyTorch 1.8")

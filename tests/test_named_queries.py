@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import ptkg.queries
 from ptkg.cli import main
 from ptkg.errors import QueryError
-from ptkg.graph import node_id, read_graph
+from ptkg.graph import build_graph, node_id, read_graph
 from ptkg.named_queries import (
     NamedQuery,
     QueryFileError,
@@ -31,6 +31,7 @@ from ptkg.named_queries import (
     read_query,
     run_named_query,
 )
+from ptkg.records import Entity, Fact, Mention, PostFacts
 from ptkg.stores.networkx_store import GraphFileStore
 
 QUERY_FILES = sorted(Path(ptkg.queries.__file__).resolve().parent.glob("*.cypher"))
@@ -46,7 +47,7 @@ COLUMNS = {
     "feature-stability": ["library", "release", "version", "date", "stability", "posts"],
     "features-by-release": ["feature", "stability", "latest_stability"],
     "features-of-library": ["feature", "stability"],
-    "hardware-support": ["supporter", "version", "label", "name"],
+    "hardware-support": ["supporter", "version", "label", "name", "device"],
     "neighbors": ["source_label", "source", "relation", "target_label", "target"],
     "organizations": ["organization", "label", "name", "reads"],
     "posts-about": ["url", "title", "date", "mentions", "label"],
@@ -171,14 +172,15 @@ def test_released_with_gives_the_library_releases(example_results):
 
 @pytest.mark.parametrize(("hardware", "row"), [
     ("MPS", {"supporter": "PyTorch", "version": "1.12", "label": "Release",
-             "name": "PyTorch 1.12"}),
+             "name": "PyTorch 1.12", "device": "MPS"}),
     ("ROCm", {"supporter": "PyTorch", "version": "1.8", "label": "Release",
-              "name": "PyTorch 1.8"}),
+              "name": "PyTorch 1.8", "device": "ROCm"}),
     ("TPU", {"supporter": "PyTorch/XLA", "version": None, "label": "Library",
-             "name": "PyTorch/XLA"}),
-    ("TPU", {"supporter": "FSDP", "version": None, "label": "Feature", "name": "FSDP"}),
+             "name": "PyTorch/XLA", "device": "TPU"}),
+    ("TPU", {"supporter": "FSDP", "version": None, "label": "Feature", "name": "FSDP",
+             "device": "TPU"}),
     ("macOS", {"supporter": "PyTorch", "version": "1.12", "label": "Release",
-               "name": "PyTorch 1.12"}),
+               "name": "PyTorch 1.12", "device": "macOS"}),
 ])
 def test_hardware_support_names_the_release(graph, hardware, row, store):
     query = get_query("hardware-support")
@@ -188,6 +190,19 @@ def test_hardware_support_names_the_release(graph, hardware, row, store):
     supporters = sorted(name_of(graph, u) for u, v, _ in edges_of_type(graph, "SUPPORTS")
                         if v == target)
     assert sorted(r["name"] for r in rows) == supporters
+
+
+def test_support_of_a_product_is_support_of_its_family():
+    h100 = Entity("Hardware", "H100")
+    mentions = [Mention(Entity("Hardware", d), d, 0, len(d)) for d in ("H100", "Hopper")]
+    supports = Fact("SUPPORTS", Entity("Release", "PyTorch 2.0"), h100, "test.rule", 0, 11,
+                    "A sentence.")
+    posts = [PostFacts("https://pytorch.org/blog/p/", "p", None, None, mentions, [supports])]
+    store = GraphFileStore(graph=build_graph(posts))
+    for name in ("hardware-support", "releases-supporting"):
+        rows = as_dicts(run_named_query(store, get_query(name), {"hardware": "Hopper"}))
+        assert [(r["device"], r.get("name", r.get("release"))) for r in rows] == [
+            ("H100", "PyTorch 2.0")], name
 
 
 def test_feature_stability_lists_each_release(example_results):
