@@ -178,10 +178,10 @@ def pack_kinds() -> dict[str, str]:
 
 @cache
 def pack_families() -> dict[str, str]:
-    """The ``family`` the alias pack gives a hardware product, by the product's
+    """The family the alias pack gives a hardware product (``variant_of``), by the product's
     :func:`hardware_key`: ``"h100"`` -> Hopper (so "NVIDIA H100 GPU" is a Hopper too)."""
-    return {key[0]: record["family"] for record in read_patterns(ENTITY_PATTERNS)
-            if record["label"] == "Hardware" and "family" in record
+    return {key[0]: record["variant_of"] for record in read_patterns(ENTITY_PATTERNS)
+            if record["label"] == "Hardware" and "variant_of" in record
             and (key := hardware_key(record.get("id") or pattern_surface(record)))}
 
 

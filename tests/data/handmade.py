@@ -20,7 +20,8 @@ What it holds (41 nodes, every label and relationship type of the contract):
   released with PyTorch 1.5, torchvision 0.6 removing Python 2 (a Release, as the gold
   annotations name it: so a ``Python`` library);
 - the Mac post: PyTorch 1.12 (named, not announced: no date) supports MPS (read twice by one
-  rule), Apple silicon and macOS, in collaboration with Apple; ResNet50 and VGG16;
+  rule), Apple silicon and macOS, in collaboration with Apple; ResNet50 and VGG16; the Apple
+  M1 Ultra it was measured on, a variant of Apple silicon;
 - the PyTorch 2.2 post: AOTInductor Beta; macOS x86 deprecated (the sentence is there twice);
 - the PyTorch/XLA FSDP post (no date in the corpus): FSDP part of PyTorch/XLA, for TPUs;
 - the PyTorch 2.8 post, **hand-written**: the corpus has no post of the 2.8 era, the first
@@ -246,6 +247,7 @@ def mac_post() -> PostFacts:
         mention("Hardware", "MPS", "MPS", 838, "backend"),
         mention("Hardware", "Apple silicon", "Apple silicon", 294, "device"),
         mention("Hardware", "Apple silicon", "Apple Silicon", 1123, "device"),
+        mention("Hardware", "Apple M1 Ultra", "Apple M1 Ultra", 1890, "device"),
         mention("Platform", "macOS", "Mac", 135),
         mention("Platform", "macOS", "macOS", 1970),
         mention("Organization", "Apple", "Apple", 53),

@@ -67,7 +67,7 @@ COLUMNS = {
     "features-by-release": ["feature", "stability", "latest_stability"],
     "features-by-stability": ["feature", "stability", "latest_stability"],
     "features-of-library": ["feature", "stability"],
-    "hardware-support": ["supporter", "version", "label", "name"],
+    "hardware-support": ["supporter", "version", "label", "name", "device"],
     "neighbors": ["source_label", "source", "relation", "target_label", "target"],
     "organizations": ["organization", "label", "name", "reads"],
     "posts-about": ["url", "title", "date", "mentions", "label"],
@@ -77,7 +77,8 @@ COLUMNS = {
     "top-mentioned": ["name", "posts", "mentions"],
     "part-of": ["label", "whole", "reads"],
     "release-diff": ["feature", "release", "stability", "position"],
-    "releases-supporting": ["library", "release", "via", "stability", "sentences", "posts"],
+    "releases-supporting": ["library", "release", "via", "device", "stability", "sentences",
+                            "posts"],
 }
 #: (query, params) -> rows: every named query with its example parameters, and again without
 #: its optional ones.
@@ -113,7 +114,8 @@ NAMED_ROWS = [
     ("features-by-stability", {"release": "PyTorch 1.10", "stability": "Stable"}, [
         ["ZeroRedundancyOptimizer", "Stable", "Stable"], ["torch.fx", "Stable", "Stable"]]),
     ("features-of-library", {"library": "PyTorch/XLA"}, [["FSDP", None]]),
-    ("hardware-support", {"hardware": "MPS"}, [["PyTorch", "1.12", "Release", "PyTorch 1.12"]]),
+    ("hardware-support", {"hardware": "MPS"},
+     [["PyTorch", "1.12", "Release", "PyTorch 1.12", "MPS"]]),
     ("neighbors", {"name": "torch.fx"}, [
         ["Release", "PyTorch 1.10", "INTRODUCES", "Feature", "torch.fx"],
         ["Release", "PyTorch 1.8", "INTRODUCES", "Feature", "torch.fx"]]),
@@ -153,7 +155,7 @@ NAMED_ROWS = [
         ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", 4],
         ["torch.fx", "PyTorch 1.10", "Stable", 4], ["torch.linalg", "PyTorch 1.9", "Stable", 3]]),
     ("releases-supporting", {"hardware": "MPS"}, [
-        ["PyTorch", "PyTorch 1.12", "MPS", None, [
+        ["PyTorch", "PyTorch 1.12", "MPS", "MPS", None, [
             "Accelerated GPU training is enabled using Apple’s Metal Performance Shaders (MPS) as"
             " a backend for PyTorch.", "The MPS backend extends the PyTorch framework, providing "
             "scripts and capabilities to set up and run operations on Mac."],
