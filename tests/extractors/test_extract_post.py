@@ -677,7 +677,8 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
             "* iOS/Android Tutorial\n\n### [Beta] Faster attention routines\n\n"
             "Previous versions of PyTorch provided optimized ROCm implementations. In PyTorch "
             "2.1, Metal kernels would be used. It now has FlashAttention-based routines. This "
-            "enables the same sparsity path that was previously CUDA-only.\n")
+            "enables the same sparsity path that was previously CUDA-only. The previous "
+            "behavior can be enabled by setting CAPABILITY=avx2.\n")
     supported = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.2", "en_core_web_sm")
                  if f[0] == "SUPPORTS"}
     assert {("AOTInductor", "CUDA"), ("AOTInductor", "ROCm"),
