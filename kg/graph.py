@@ -55,7 +55,7 @@ def build_graph(results: Iterable[PostFacts],
     for result in results:
         _add_post(graph, result, resolver)
     _add_releases(graph, resolver)
-    _add_hardware_families(graph)
+    _add_variants(graph)
     _add_feature_stability(graph)
     _add_deprecated(graph)
     _finish_lists(graph)
@@ -160,24 +160,40 @@ def _add_releases(graph: nx.MultiDiGraph, resolver: Resolver | None = None) -> N
 
 #: A product named as its series with a model letter: MI300X and MI300A of the MI300.
 _MODEL_LETTER = re.compile(r"(?P<family>.*\d)[A-Z]")
+#: A version of a feature or model named as it with a number: FSDP2, FlashAttention-3, Llama 2.
+_VERSION = re.compile(r"(?P<family>[^._:()]{3,}?)[- ]?(?P<version>\d+)")
+_VARIANT_LABELS = ("Hardware", "Feature", "Model")
 
 
-def _add_hardware_families(graph: nx.MultiDiGraph) -> None:
-    """VARIANT_OF from a hardware product to its family when both are nodes: the series it is
-    named as with a model letter (MI300X of MI300), or the family the alias pack gives it (H100
-    of Hopper). A variant stays a node of its own: it is another product, with its own facts."""
-    names = {data["name"]: node for node, data in graph.nodes(data=True)
-             if data["label"] == "Hardware"}
-    for name, node in sorted(names.items()):
-        found = _MODEL_LETTER.fullmatch(name)
-        families = [(found["family"], f"{name} is the {found['family']} with a model letter")
-                    ] if found else []
-        key = hardware_key(name)
-        if key and (family := pack_families().get(key[0])):
-            families.append((family, f"the alias pack: {name} is a {family} product"))
-        for family, why in families:
-            if family in names and family != name:
-                graph.add_edge(node, names[family], key="VARIANT_OF", type="VARIANT_OF", why=why)
+def _add_variants(graph: nx.MultiDiGraph) -> None:
+    """VARIANT_OF from a product or version to its family when both are nodes of one label: a
+    hardware series named with a model letter (MI300X of MI300), the family the alias pack gives
+    hardware (H100 of Hopper), a feature's or a model's version (FSDP2 of FSDP, Llama 2 of
+    Llama; not a code name: ``torch.float16`` is not a ``torch.float``). A variant stays a node
+    of its own: it is another product or version, with its own facts."""
+    for label in _VARIANT_LABELS:
+        names = {data["name"]: node for node, data in graph.nodes(data=True)
+                 if data["label"] == label}
+        for name, node in sorted(names.items()):
+            for family, why in _families(label, name):
+                if family in names and family != name:
+                    graph.add_edge(node, names[family], key="VARIANT_OF", type="VARIANT_OF",
+                                   why=why)
+
+
+def _families(label: str, name: str) -> list[tuple[str, str]]:
+    """The families a name says it belongs to, each with why."""
+    if label != "Hardware":
+        found = _VERSION.fullmatch(name)
+        return [(found["family"], f"{name} is {found['family']} {found['version']}")
+                ] if found else []
+    found = _MODEL_LETTER.fullmatch(name)
+    families = [(found["family"], f"{name} is the {found['family']} with a model letter")
+                ] if found else []
+    key = hardware_key(name)
+    if key and (family := pack_families().get(key[0])):
+        families.append((family, f"the alias pack: {name} is a {family} product"))
+    return families
 
 
 def _add_feature_stability(graph: nx.MultiDiGraph) -> None:

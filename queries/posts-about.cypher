@@ -1,9 +1,12 @@
 // name: posts-about
-// description: The posts that mention an entity, the most mentions first.
+// description: The posts that mention an entity or a version of it, the most mentions first.
 // param: name = "torch.fx"  (an entity name, any label)
 //
-// label: the label of the entity mentioned (two entities of different labels may share a name).
-MATCH (p:Post)-[m:MENTIONS]->(e)
-WHERE e.name = $name
-RETURN p.url AS url, p.title AS title, p.date AS date, m.count AS mentions, e.label AS label
-ORDER BY mentions DESC, url, label
+// label: the label of the entity mentioned (two entities of different labels may share a name);
+// mentioned: the name the post mentions, the asked one or a variant of it (VARIANT_OF: FSDP2 of
+// FSDP, MI300X of MI300), so a post about FSDP2 only is a post about FSDP too.
+MATCH (p:Post)-[m:MENTIONS]->(e)-[:VARIANT_OF*0..1]->(f)
+WHERE f.name = $name
+RETURN p.url AS url, p.title AS title, p.date AS date, m.count AS mentions, e.label AS label,
+       e.name AS mentioned
+ORDER BY mentions DESC, url, label, mentioned

@@ -147,6 +147,18 @@ def test_build_graph_links_a_hardware_product_to_its_family():
     assert {"MI300X", "H100"} <= set(nodes_of(graph, "Hardware"))  # a variant is its own node
 
 
+@pytest.mark.parametrize(("label", "names", "variants"), [
+    ("Feature", ["FSDP", "FSDP2", "FlashAttention", "FlashAttention-3", "torch.float",
+                 "torch.float16"], {("FSDP2", "FSDP"), ("FlashAttention-3", "FlashAttention")}),
+    ("Model", ["Llama", "Llama 2", "ResNet", "ResNet50"], {("Llama 2", "Llama"),
+                                                          ("ResNet50", "ResNet")}),
+])
+def test_build_graph_links_a_version_to_what_it_versions(label, names, variants):
+    # a code name's digits are part of a name, not a version (torch.float16)
+    graph = build_graph([post_facts("p", [mention(label, n) for n in names])])
+    assert edges_of(graph, "VARIANT_OF") == variants
+
+
 def test_build_graph_release_date_ignores_undated_posts():
     """A release announced by a dated and an undated post takes the dated post's date."""
     target = release("PyTorch 1.8")

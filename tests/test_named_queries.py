@@ -50,7 +50,7 @@ COLUMNS = {
     "hardware-support": ["supporter", "version", "label", "name", "device"],
     "neighbors": ["source_label", "source", "relation", "target_label", "target"],
     "organizations": ["organization", "label", "name", "reads"],
-    "posts-about": ["url", "title", "date", "mentions", "label"],
+    "posts-about": ["url", "title", "date", "mentions", "label", "mentioned"],
     "released-with": ["library", "release", "version"],
     "releases-of-library": ["position", "release", "version", "date"],
     "stability-counts": ["release", "stability", "features"],
@@ -190,6 +190,18 @@ def test_hardware_support_names_the_release(graph, hardware, row, store):
     supporters = sorted(name_of(graph, u) for u, v, _ in edges_of_type(graph, "SUPPORTS")
                         if v == target)
     assert sorted(r["name"] for r in rows) == supporters
+
+
+def test_a_post_about_a_version_is_a_post_about_the_feature():
+    url = "https://pytorch.org/blog/fsdp2/"
+    mentions = [Mention(Entity("Feature", "FSDP2"), "FSDP2", 0, 5)]
+    other = [Mention(Entity("Feature", "FSDP"), "FSDP", 0, 4)]
+    store = GraphFileStore(graph=build_graph([
+        PostFacts(url, "FSDP2", None, None, mentions, []),
+        PostFacts("https://pytorch.org/blog/fsdp/", "FSDP", None, None, other, [])]))
+    rows = as_dicts(run_named_query(store, get_query("posts-about"), {"name": "FSDP"}))
+    assert sorted((r["title"], r["mentioned"]) for r in rows) == [("FSDP", "FSDP"),
+                                                                  ("FSDP2", "FSDP2")]
 
 
 def test_support_of_a_product_is_support_of_its_family():

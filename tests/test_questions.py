@@ -144,8 +144,6 @@ XFAIL: dict[str, str] = {
     "q47": "query: part-of reads PART_OF, which the contract allows only from a Feature; "
            "ExecuTorch is a Library ('ExecuTorch becomes part of PyTorch Core' joins two "
            "libraries), so the graph has ExecuTorch BASED_ON PyTorch and no PART_OF",
-    "q48": "naming: the float8 post mentions 'FSDP2', a node of its own, so posts-about FSDP "
-           "lists 9 of the 10 posts",
     # -- diffs
     "q50": "query: release-diff shows the two releases' own statements (all of 1.9's and "
            "1.10's are found); torch.fx, Remote Module and DDP Communication Hook are not in the "

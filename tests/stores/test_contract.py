@@ -70,7 +70,7 @@ COLUMNS = {
     "hardware-support": ["supporter", "version", "label", "name", "device"],
     "neighbors": ["source_label", "source", "relation", "target_label", "target"],
     "organizations": ["organization", "label", "name", "reads"],
-    "posts-about": ["url", "title", "date", "mentions", "label"],
+    "posts-about": ["url", "title", "date", "mentions", "label", "mentioned"],
     "released-with": ["library", "release", "version"],
     "releases-of-library": ["position", "release", "version", "date"],
     "stability-counts": ["release", "stability", "features"],
@@ -127,8 +127,8 @@ NAMED_ROWS = [
         ["Microsoft", "Feature", "ZeroRedundancyOptimizer", 1],
         ["Microsoft", "Library", "DeepSpeed", 1]]),
     ("posts-about", {"name": "torch.fx"}, [
-        [URL_18, TITLE_18, "2021-03-04", 4, "Feature"],
-        [URL_110, TITLE_110, "2021-10-21", 2, "Feature"]]),
+        [URL_18, TITLE_18, "2021-03-04", 4, "Feature", "torch.fx"],
+        [URL_110, TITLE_110, "2021-10-21", 2, "Feature", "torch.fx"]]),
     ("released-with", {"release": "PyTorch 1.5"}, [
         ["PyTorch/XLA", "PyTorch/XLA 1.5", "1.5"], ["torchvision", "torchvision 0.6", "0.6"]]),
     ("releases-of-library", {"library": "PyTorch"}, [
