@@ -192,7 +192,7 @@ def _families(label: str, name: str) -> list[tuple[str, str]]:
                 ] if found else []
     key = hardware_key(name)
     if key and (family := pack_families().get(key[0])):
-        families.append((family, f"the alias pack: {name} is a {family} product"))
+        families.append((family, f"the alias pack gives {name} the family {family}"))
     return families
 
 
