@@ -171,14 +171,13 @@ def _add_variants(graph: nx.MultiDiGraph) -> None:
     hardware (H100 of Hopper), a feature's or a model's version (FSDP2 of FSDP, Llama 2 of
     Llama; not a code name: ``torch.float16`` is not a ``torch.float``). A variant stays a node
     of its own: it is another product or version, with its own facts."""
-    for label in _VARIANT_LABELS:
-        names = {data["name"]: node for node, data in graph.nodes(data=True)
-                 if data["label"] == label}
-        for name, node in sorted(names.items()):
-            for family, why in _families(label, name):
-                if family in names and family != name:
-                    graph.add_edge(node, names[family], key="VARIANT_OF", type="VARIANT_OF",
-                                   why=why)
+    by_name = {(data["label"], data["name"]): node for node, data in graph.nodes(data=True)
+               if data["label"] in _VARIANT_LABELS}
+    for (label, name), node in sorted(by_name.items()):
+        for family, why in _families(label, name):
+            if (label, family) in by_name and family != name:
+                graph.add_edge(node, by_name[label, family], key="VARIANT_OF",
+                               type="VARIANT_OF", why=why)
 
 
 def _families(label: str, name: str) -> list[tuple[str, str]]:

@@ -152,8 +152,13 @@ def pack_tables(records: Iterable[dict]) -> tuple[dict[tuple[str, str], str],
 
 
 @cache
+def _pack_records() -> list[dict]:
+    return read_patterns(ENTITY_PATTERNS)
+
+
+@cache
 def _pack() -> tuple:
-    return pack_tables(read_patterns(ENTITY_PATTERNS))
+    return pack_tables(_pack_records())
 
 
 def pack_names() -> dict[tuple[str, str], str]:
@@ -180,7 +185,7 @@ def pack_kinds() -> dict[str, str]:
 def pack_families() -> dict[str, str]:
     """The family the alias pack gives a hardware product (``variant_of``), by the product's
     :func:`hardware_key`: ``"h100"`` -> Hopper (so "NVIDIA H100 GPU" is a Hopper too)."""
-    return {key[0]: record["variant_of"] for record in read_patterns(ENTITY_PATTERNS)
+    return {key[0]: record["variant_of"] for record in _pack_records()
             if record["label"] == "Hardware" and "variant_of" in record
             and (key := hardware_key(record.get("id") or pattern_surface(record)))}
 
