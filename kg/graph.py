@@ -56,6 +56,7 @@ def build_graph(results: Iterable[PostFacts],
         _add_post(graph, result, resolver)
     _add_releases(graph, resolver)
     _add_variants(graph)
+    _add_same_things(graph, resolver)
     _add_feature_stability(graph)
     _add_deprecated(graph)
     _finish_lists(graph)
@@ -178,6 +179,16 @@ def _add_variants(graph: nx.MultiDiGraph) -> None:
             if (label, family) in by_name and family != name:
                 graph.add_edge(node, by_name[label, family], key="VARIANT_OF",
                                type="VARIANT_OF", why=why)
+
+
+def _add_same_things(graph: nx.MultiDiGraph, resolver: Resolver) -> None:
+    """SAME_AS from a Feature to the Library or Model it names, the one thing the contract
+    keeps as two nodes: a release INTRODUCES a Feature ("[Stable] TorchElastic now bundled",
+    "(Beta) Wav2Vec2.0 Model")."""
+    for feature, other, why in resolver.same_things:
+        ends = node_id(feature.label, feature.name), node_id(other.label, other.name)
+        if all(end in graph for end in ends):
+            graph.add_edge(*ends, key="SAME_AS", type="SAME_AS", why=why)
 
 
 def _families(label: str, name: str) -> list[tuple[str, str]]:

@@ -164,6 +164,29 @@ GENERIC_SUFFIXES = ("api", "apis", "module", "package", "support", "feature", "i
 GENERIC_PREFIXES = ("pytorch",)
 
 
+#: Words a release heading adds to a model's name ("Emformer Module", "RetinaNet detection
+#: model"): the last is a model word, the others a model word or the task.
+MODEL_WORDS = ("model", "models", "module", "architecture", "architectures")
+MODEL_TASKS = ("detection", "segmentation", "classification")
+
+
+def model_stem(name: str) -> str | None:
+    """The model ``name`` names with model words after it, if any.
+
+    >>> model_stem("RetinaNet detection model"), model_stem("Wav2Vec2.0 Model")
+    ('RetinaNet', 'Wav2Vec2.0')
+    >>> model_stem("Model"), model_stem("Mobile models for Classification")
+    (None, None)
+    """
+    words = name.split()
+    if len(words) < 2 or words[-1].casefold() not in MODEL_WORDS:
+        return None
+    last = len(words) - 1
+    while last > 1 and words[last - 1].casefold() in MODEL_WORDS + MODEL_TASKS:
+        last -= 1
+    return " ".join(words[:last])
+
+
 def generic_stems(name: str) -> list[tuple[str, str]]:
     """The names ``name`` reduces to without a generic first or last word, with the reason;
     ``PyTorch X`` also to the module ``torch.x`` ("PyTorch Distributed" is torch.distributed);

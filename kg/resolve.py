@@ -63,7 +63,10 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
     project file) must not contradict. Two specific labels stay apart (AWS the cloud and AWS
     the company; a project file's merge can join them). Nor
     when a name takes part in a fact its new label cannot take under the contract: "functorch"
-    that a release INTRODUCES stays a Feature beside the Library functorch.
+    that a release INTRODUCES stays a Feature beside the Library functorch, and the graph
+    links the two by ``SAME_AS`` (:attr:`Resolver.same_things`). A Feature named as a Model
+    and model words ("Emformer Module", "RetinaNet detection model") is that Model the same
+    way.
 13. **merge** (project file): the names are one node, named by the first.
 14. **release**: a release is named by its library's node ("torchrl 0.1" is "TorchRL 0.1" once
     torchrl is TorchRL).
@@ -91,6 +94,7 @@ from .names import (
     content_words,
     generic_stems,
     heading_api,
+    model_stem,
     name_key,
     one_letter_apart,
     one_letter_typo_in_api,
@@ -246,6 +250,11 @@ class _Groups:
         return sorted(e for e in self.parent if self.parent[e] == e
                       and (label is None or self.label[e] == label))
 
+    def node(self, entity: Entity) -> Entity:
+        """The entity that names the node of ``entity``'s group."""
+        root = self.root(entity)
+        return Entity(self.label[root], self.display(root))
+
     def known(self, root: Entity) -> set[str]:
         """Canonical names the pack or the project file give the group's names."""
         label = self.label[root]
@@ -359,7 +368,9 @@ class Resolver:
         self._for_devices(groups)
         self._hardware(groups)
         self._typos(groups)
+        self._apart: list[tuple[Entity, Entity, str]] = []
         self._labels(groups)
+        self._named_models(groups)
         self._merges(groups)
         self._releases(groups)
         self.canonical: dict[Entity, Entity] = {}
@@ -369,7 +380,7 @@ class Resolver:
                 continue
             member = relabel.get(entity, entity)
             root = groups.root(member)
-            node = Entity(groups.label[root], groups.display(root))
+            node = groups.node(member)
             self.canonical[entity] = node
             reasons = groups.path(member)
             if member.label != node.label and root in groups.label_why:
@@ -382,6 +393,13 @@ class Resolver:
                 self._reasons[entity] = "; ".join(reasons)
         for node in set(self.canonical.values()):
             self.canonical.setdefault(node, node)
+        #: (Feature, Library or Model, why): one thing the contract's labels keep as two nodes
+        self.same_things = sorted({
+            (feature, other, f"the same thing; a {feature.label} for its {kinds}, which a "
+                             f"{other.label} cannot take")
+            for feature, other, kinds in ((groups.node(a), groups.node(b), kinds)
+                                          for a, b, kinds in self._apart)
+            if feature != other})
 
     # ------------------------------------------------------------------ the rules
 
@@ -629,7 +647,10 @@ class Resolver:
             into = sorted((r for r in roots if groups.label[r] == target),
                           key=lambda r: (-groups.weight[r], groups.display(r)))[0]
             for other in sorted(roots - {into}):
-                if groups.label[other] == target or not self._fits(groups, other, target):
+                if groups.label[other] == target:
+                    continue
+                if not self._fits(groups, other, target):
+                    self._apart.append((other, into, self._unfit(groups, other, target)))
                     continue
                 heavy, _ = groups.heavier(into, other)
                 name = groups.display(heavy)
@@ -642,6 +663,31 @@ class Resolver:
                 if not known and name != groups.display(into):
                     groups.forced[into] = name  # the most read form names the node
                     groups.forced_why[into] = f"{name} is the most read form"
+
+    def _named_models(self, groups: _Groups) -> None:
+        """Rule 12 for a model: a Feature named as a Model and a model word ("Emformer
+        Module", "RetinaNet detection model") is that Model."""
+        models = groups.index("Model")
+        for root in groups.roots("Feature"):
+            name = groups.display(root)
+            stem = model_stem(name)
+            model = models.get(("Model", variant_key(stem)[0])) if stem else None
+            if model is None:
+                continue
+            model = groups.root(model)
+            if self._fits(groups, root, "Model"):
+                groups.union(root, model, f"{stem} and a model word, the Model "
+                                          f"{groups.display(model)}", label="Model")
+            else:
+                self._apart.append((root, model, self._unfit(groups, root, "Model")))
+
+    def _unfit(self, groups: _Groups, root: Entity, label: str) -> str:
+        """The types of the group's facts that ``label`` cannot take under the contract."""
+        kinds = sorted({kind for member in groups.members[root]
+                        for kind, side, other in self.roles.get(member, ())
+                        if not RELATION_TYPES[kind].fits(*((label, other) if side == "source"
+                                                            else (other, label)))})
+        return " and ".join(kinds)
 
     def _fits(self, groups: _Groups, root: Entity, label: str) -> bool:
         """Whether every fact of the group's names fits the contract with ``label``."""

@@ -89,6 +89,7 @@ RELATION_TYPES: dict[str, RelationType] = {t.name: t for t in (
     _type("PRECEDES", "Release", "Release", extracted=False),
     _type("VARIANT_OF", "Hardware Feature Model", "Hardware Feature Model", extracted=False,
           color="#8c6d31"),
+    _type("SAME_AS", "Feature", "Library Model", extracted=False, color="#01665e"),
     _type("INTRODUCES", "Release", "Feature", color="#9e9e9e"),
     _type("DEPRECATES", "Release", _DEPRECATABLE, color="#b2182b"),
     _type("REMOVES", "Release", _DEPRECATABLE, color="#67001f"),

@@ -113,7 +113,7 @@ def test_issue13_lifecycle_diff_timeline_show_stats(g):
     assert [lane.library for lane in g.timeline()][0] == "PyTorch"
     (entity,) = g.show("FX")
     assert entity["name"] == "torch.fx"
-    assert g.stats()["nodes"]["Feature"] == 8
+    assert g.stats()["nodes"]["Feature"] == 9
 
 
 def test_issue13_ask(g):

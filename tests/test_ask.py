@@ -239,6 +239,7 @@ def test_issue12_release_diff_rows_are_both_releases_statements(handmade_graph_f
     answer = ptkg.open(handmade_graph_file).ask("What changed between PyTorch 1.9 and 1.10?")
     rows = [(r["feature"], r["release"], r["stability"]) for r in answer.result]
     assert rows == [("CUDA Graphs", "PyTorch 1.10", "Beta"),
+                    ("TorchElastic", "PyTorch 1.9", "Beta"),
                     ("ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta"),
                     ("ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable"),
                     ("torch.fx", "PyTorch 1.10", "Stable"),

@@ -18,11 +18,11 @@ from ptkg.stores.networkx_store import GraphFileStore
 DATA = Path(__file__).resolve().parent / "data"
 #: Node counts per label and edge counts per type (the module docstring of handmade.py).
 COUNTS = (
-    {"Feature": 8, "Hardware": 5, "Library": 5, "Model": 2, "Organization": 2, "Platform": 2,
+    {"Feature": 9, "Hardware": 5, "Library": 6, "Model": 2, "Organization": 2, "Platform": 2,
      "Post": 8, "Release": 10},
     {"ANNOUNCES": 7, "BASED_ON": 1, "DEPRECATES": 1, "DEVELOPED_BY": 3, "HAS_RELEASE": 10,
-     "INTRODUCES": 11, "MENTIONS": 43, "PART_OF": 1, "PRECEDES": 6, "RELEASED_WITH": 2,
-     "REMOVES": 1, "SUPPORTS": 6, "VARIANT_OF": 1},
+     "INTRODUCES": 12, "MENTIONS": 45, "PART_OF": 1, "PRECEDES": 6, "RELEASED_WITH": 2,
+     "REMOVES": 1, "SAME_AS": 1, "SUPPORTS": 6, "VARIANT_OF": 1},
 )
 PROVENANCE = ("sources", "evidence", "offsets", "rules", "count")
 HARDWARE_KINDS = {"device", "backend", "interconnect"}
@@ -100,7 +100,7 @@ def test_handmade_edges_keep_the_contract(handmade_graph):
         elif key == "MENTIONS":
             assert set(data) == {"type", "count"} and data["count"] >= 1
         else:  # derived: VARIANT_OF says why the product is of the family
-            assert set(data) == ({"type", "why"} if key == "VARIANT_OF" else {"type"})
+            assert set(data) == ({"type", "why"} if key in ("VARIANT_OF", "SAME_AS") else {"type"})
         if key == "INTRODUCES" and "stability" in data:
             assert data["stability"] in STABILITIES
 

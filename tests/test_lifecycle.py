@@ -262,7 +262,8 @@ def test_release_diff_handmade_19_110(handmade_graph):
     assert [(e.feature, e.previous_release, e.stability) for e in diff.promoted] == [
         ("torch.fx", "PyTorch 1.8", "Stable"), ("ZeroRedundancyOptimizer", "PyTorch 1.9", "Stable")]
     assert diff.demoted == []
-    assert [(e.feature, e.stability) for e in diff.only_in_a] == [("torch.linalg", "Stable")]
+    assert [(e.feature, e.stability) for e in diff.only_in_a] == [
+        ("torch.linalg", "Stable"), ("TorchElastic", "Beta")]
 
 
 # --------------------------------------------------------------------------- the corpus

@@ -290,6 +290,29 @@ def test_issue12_a_name_keeps_its_label_when_its_facts_need_it():
     graph = resolve(("Library", "functorch", 9), ("Feature", "functorch", 1), facts=facts)
     assert {"Library:functorch", "Feature:functorch"} <= set(graph)
     assert graph.has_edge("Release:PyTorch 1.13", "Feature:functorch", "INTRODUCES")
+    assert graph.edges["Feature:functorch", "Library:functorch", "SAME_AS"]["why"] == (
+        "the same thing; a Feature for its INTRODUCES, which a Library cannot take")
+
+
+@pytest.mark.parametrize("heading, model", [
+    ("Emformer Module", "Emformer"), ("RetinaNet detection model", "RetinaNet"),
+    ("Wav2Vec2.0 Model", "Wav2Vec2.0")])
+def test_issue12_a_feature_named_as_a_model_is_the_model(heading, model):
+    """A Feature named as a Model and model words is the Model: one node, or, when a release
+    introduces it (INTRODUCES needs a Feature), a Feature linked to the Model by SAME_AS."""
+    plain = resolve(("Model", model, 5), ("Feature", heading, 1))
+    assert f"Feature:{heading}" not in plain and f"Model:{model}" in plain
+    facts = [fact("INTRODUCES", Entity("Release", "torchaudio 0.10"), Entity("Feature", heading))]
+    kept = resolve(("Model", model, 5), ("Feature", heading, 1), facts=facts)
+    assert kept.has_edge(f"Feature:{heading}", f"Model:{model}", "SAME_AS")
+
+
+def test_issue12_model_words_alone_name_no_model():
+    """Model words after a name that is no Model's, or a heading of models, join nothing."""
+    graph = resolve(("Model", "MobileNetV3", 5), ("Feature", "Mobile models", 1),
+                    ("Feature", "New Mobile models for Classification", 1))
+    assert {"Feature:Mobile models", "Feature:New Mobile models for Classification"} <= set(graph)
+    assert not [e for e in graph.edges(keys=True) if e[2] == "SAME_AS"]
 
 
 def test_issue12_a_release_is_named_by_its_librarys_node():

@@ -10,12 +10,12 @@ their counts, aliases) is the builder's. ``tests/data/graph.json`` is this modul
 and ``tests/test_handmade.py`` checks that the file is what this module builds, that it keeps
 the graph contract (``docs/schema.md``), and that every sentence is at its offsets in its post.
 
-What it holds (41 nodes, every label and relationship type of the contract):
+What it holds (44 nodes, every label and relationship type of the contract):
 
 - the PyTorch 1.8, 1.9 and 1.10 release posts: ZeroRedundancyOptimizer Prototype -> Beta ->
   Stable, torch.fx Beta -> Stable, torch.linalg unstated -> Stable, torch.fft Stable, CUDA
   Graphs Beta (new in 1.10); ROCm in 1.8; ZeroRedundancyOptimizer based on DeepSpeed, both by
-  Microsoft;
+  Microsoft; TorchElastic Beta in 1.9, a Feature for that and the SAME_AS of the Library;
 - the library post of PyTorch 1.5: torchvision 0.6 and PyTorch/XLA 1.5 (``torch_xla 1.5``)
   released with PyTorch 1.5, torchvision 0.6 removing Python 2 (a Release, as the gold
   annotations name it: so a ``Python`` library);
@@ -181,9 +181,13 @@ def release_19() -> PostFacts:
              "(Beta) ZeroRedundancyOptimizer**: ZeroRedundancyOptimizer can be used in "
              "conjunction with DistributedDataParallel to reduce the size of per-process "
              "optimizer states.", "Beta"),
+        fact("INTRODUCES", pt19, e("Feature", "TorchElastic"), "introduces.marked_heading", 8229,
+             "(Beta) TorchElastic is now part of core", "Beta"),
     ]
     mentions = [
         mention("Release", "PyTorch 1.9", "PyTorch 1.9", 43),
+        mention("Feature", "TorchElastic", "TorchElastic", 8236),
+        mention("Library", "TorchElastic", "TorchElastic", 8272),
         mention("Feature", "torch.linalg", "torch.linalg", 315),
         mention("Feature", "torch.linalg", "torch.linalg", 1424),
         mention("Feature", "ZeroRedundancyOptimizer", "ZeroRedundancyOptimizer", 10270),

@@ -142,15 +142,15 @@ NAMED_ROWS = [
     ("stability-counts", {}, [
         ["PyTorch 1.10", "Beta", 1], ["PyTorch 1.10", "Stable", 2], ["PyTorch 1.8", "Beta", 1],
         ["PyTorch 1.8", "Prototype", 1], ["PyTorch 1.8", "Stable", 1],
-        ["PyTorch 1.8", "unstated", 1], ["PyTorch 1.9", "Beta", 1], ["PyTorch 1.9", "Stable", 1],
+        ["PyTorch 1.8", "unstated", 1], ["PyTorch 1.9", "Beta", 2], ["PyTorch 1.9", "Stable", 1],
         ["PyTorch 2.2", "Beta", 1], ["PyTorch 2.8", "API-Unstable", 1]]),
     ("top-mentioned", {"label": "Feature", "limit": 10}, [
         ["ZeroRedundancyOptimizer", 3, 4], ["torch.fx", 2, 6], ["torch.linalg", 2, 3],
         ["FSDP", 1, 2], ["torch.fft", 1, 2], ["AOTInductor", 1, 1], ["CUDA Graphs", 1, 1],
-        ["Control Flow Operator Library", 1, 1]]),
+        ["Control Flow Operator Library", 1, 1], ["TorchElastic", 1, 1]]),
     ("part-of", {"name": "FSDP"}, [["Library", "PyTorch/XLA", 1]]),
     ("release-diff", {"a": "PyTorch 1.9", "b": "PyTorch 1.10"}, [
-        ["CUDA Graphs", "PyTorch 1.10", "Beta", 4],
+        ["CUDA Graphs", "PyTorch 1.10", "Beta", 4], ["TorchElastic", "PyTorch 1.9", "Beta", 3],
         ["ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta", 3],
         ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", 4],
         ["torch.fx", "PyTorch 1.10", "Stable", 4], ["torch.linalg", "PyTorch 1.9", "Stable", 3]]),
@@ -265,7 +265,7 @@ COUNT_RELEASES = ("MATCH (r:Release) WHERE $library IS NULL OR r.library = $libr
 
 @pytest.mark.parametrize(("cypher", "params", "rows"), [
     (FEATURES_OF, {"release": "PyTorch 1.9"},
-     [["ZeroRedundancyOptimizer", "Beta"], ["torch.linalg", "Stable"]]),
+     [["TorchElastic", "Beta"], ["ZeroRedundancyOptimizer", "Beta"], ["torch.linalg", "Stable"]]),
     (FEATURES_OF, {"release": "PyTorch 2.8"},
      [["Control Flow Operator Library", "API-Unstable"]]),
     ("MATCH (f:Feature) WHERE f.name IN $names RETURN f.name AS feature, f.stability AS stability",
