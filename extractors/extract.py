@@ -83,6 +83,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
         titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline))))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
+    facts.extend(_named_for_base(spans))
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
@@ -1511,6 +1512,23 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
         if library and not (dot and library == CORE_LIBRARY):  # torch.* says nothing more
             facts.append(_code_fact("part_of.named_after_library", _entity(span),
                                     Entity("Library", library), _sentence_holding(span)))
+    return facts
+
+
+_NAMED_BASE = re.compile(r"(?P<base>[\w.]+)-based\s+\S")
+
+
+def _named_for_base(spans: list[Span]) -> list[Fact]:
+    """A feature named for a feature or library of the post it is based on ("FX-based Feature
+    Extraction", "torch.export-based quantization")."""
+    bases = {s.text.lower(): s for s in spans if s.label_ in ("Feature", "Library")}
+    facts = []
+    for span in spans:
+        named = _NAMED_BASE.match(span.text) if span.label_ == "Feature" else None
+        base = bases.get(named["base"].lower()) if named else None
+        if base is not None and base.id_ != span.id_:
+            facts.append(_code_fact("based_on.named_based", _entity(span), _entity(base),
+                                    _sentence_holding(span)))
     return facts
 
 

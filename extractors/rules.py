@@ -234,6 +234,10 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "a device's support, an item of a list a library's line leads"),
     CodeRule("supports.library_highlight", "SUPPORTS",
              "a device in a list item its library's bold name leads: '**TorchCSPRNG** - ...'"),
+    CodeRule("based_on.hyphen_based", "BASED_ON",
+             "a name right before '-based' and another: 'FX-based Feature Extraction'"),
+    CodeRule("based_on.named_based", "BASED_ON",
+             "a feature named for what it is based on: 'FX-based Feature Extraction'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
 )}

@@ -210,11 +210,20 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # a link's masked markup leaves spaces between the trigger and the name
     ("AOTInductor is an extension of [TorchInductor](https://dev-discuss.pytorch.org/t/x/747), "
      "designed to process exported models.", ("BASED_ON", "AOTInductor", "TorchInductor")),
+    # what a thing relies on, is powered by or is implemented using is what it is based on
+    ("TorchInductor with Nvidia and AMD GPUs relies on OpenAI Triton deep learning compiler "
+     "to generate performant code.", ("BASED_ON", "TorchInductor", "Triton")),
+    ("In TorchText, the popular datasets provided by the library are implemented using "
+     "DataPipes.", ("BASED_ON", "torchtext", "DataPipes")),
+    ("The DataLoader powered by DataPipes is fast.", ("BASED_ON", "DataLoader", "DataPipes")),
+    ("For example, the FX-based Graph Mode Quantization product is releasing as a prototype.",
+     ("BASED_ON", "FX Graph Mode Quantization", "torch.fx")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
-        "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link"])
+        "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
+        "relies-on", "implemented-using", "powered-by", "hyphen-based"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -270,12 +279,20 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("Because this integration operates in a device-agnostic manner, you can now "
      "GPU-accelerate NumPy programs – or even mixed NumPy/PyTorch programs – just by using "
      "_torch.compile_.", set()),
+    # what it relies on is what follows the trigger, not a name further on; the authors'
+    # reliance is theirs; what powers a common noun is not said of a name before it
+    ("The native PyTorch's FSDP class heavily relies on CUDA features that are not supported "
+     "by XLA devices.", {("PART_OF", "FSDP", "PyTorch")}),
+    ("We rely on PyTorch tensor parallelism APIs for parallelization.",
+     {("PART_OF", "Tensor Parallelism", "PyTorch")}),
+    ("torchtune provides distributed recipes powered by FSDP.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
         "company-people-helped", "authors-depend", "this-demonstrates", "company-pytorch-work",
         "company-product", "later-clause-subject",
-        "relative-clause-subject", "as-clause-subject", "after-the-opening-clause"])
+        "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
+        "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}

@@ -180,6 +180,16 @@ def test_feature_heading_naming_hardware_supports_it():
         text, "PyTorch 1.8")
 
 
+def test_a_feature_named_for_its_base_is_based_on_it():
+    """ "RPC-based Profiling" is based on RPC, a feature the post names (the 1.6 post)."""
+    text = ("PyTorch 1.6 is released today.\n"
+            "[Beta] Enhancements to RPC-based Profiling\n"
+            "The RPC framework is used for distributed training.\n")
+    facts = triples_of(text, "PyTorch 1.6")
+    assert {f for f in facts if f[0] == "BASED_ON"} == {
+        ("BASED_ON", "RPC-based profiling", "RPC")}
+
+
 def test_in_library_states_its_own_source_only():
     """ "news from PyTorch" under a feature's heading does not make the feature PyTorch's."""
     text = ("PyTorch 1.9 is released today.\n"
