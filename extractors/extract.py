@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import TOOLKITS
-from ptkg.extractors.relations import ENDINGS, PAST_LEAD
+from ptkg.extractors.relations import BASE_LABELS, ENDINGS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     CAPTION,
@@ -1519,14 +1519,14 @@ _NAMED_BASE = re.compile(r"(?P<base>[\w.]+)-based\s+\S")
 
 
 def _named_for_base(spans: list[Span]) -> list[Fact]:
-    """A feature named for a feature or library of the post it is based on ("FX-based Feature
-    Extraction", "torch.export-based quantization")."""
-    bases = {s.text.lower(): s for s in spans if s.label_ in ("Feature", "Library")}
+    """A feature named for a feature or library of the post it is based on ("RPC-based
+    Profiling", "torch.export-based quantization")."""
+    bases = {s.text.lower(): s for s in spans if s.label_ in BASE_LABELS}
     facts = []
     for span in spans:
         named = _NAMED_BASE.match(span.text) if span.label_ == "Feature" else None
         base = bases.get(named["base"].lower()) if named else None
-        if base is not None and base.id_ != span.id_:
+        if base is not None and _entity(base) != _entity(span):
             facts.append(_code_fact("based_on.named_based", _entity(span), _entity(base),
                                     _sentence_holding(span)))
     return facts

@@ -435,14 +435,16 @@ def _owned(target: Span, inside: list[Span]) -> Span:
     return after if _owner_of(target, after) else target
 
 
-_BASES = ("Feature", "Library")
+#: The labels a BASED_ON joins.
+BASE_LABELS = ("Feature", "Library")
 
 
-def _based_on(base: Span, name: Span) -> bool:
-    """Whether ``name`` follows ``base`` and "-based" right away: "FX-based Feature Extraction"."""
+def _hyphen_based(base: Span, name: Span) -> bool:
+    """Whether ``name`` follows ``base`` and "-based" right away: "FX-based Graph Mode
+    Quantization"."""
     gap = base.doc[base.end:name.start]
-    return base.label_ in _BASES and name.label_ in _BASES and [t.lower_ for t in gap] == [
-        "-", "based"]
+    return base.label_ in BASE_LABELS and name.label_ in BASE_LABELS and [
+        t.lower_ for t in gap] == ["-", "based"]
 
 
 def _owner_of(owner: Span, owned: Span) -> bool:
@@ -722,10 +724,10 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
     ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it, but not
     PyTorch of a company's "PyTorch team" or "PyTorch contributions": their work on it;
-    ``FX-based Feature Extraction``: the feature is based on FX.
+    ``FX-based Graph Mode Quantization``: the feature is based on FX.
     """
     for left, right in zip(entities, entities[1:], strict=False):
-        if _based_on(left, right):
+        if _hyphen_based(left, right):
             yield Relation("BASED_ON", right, left, CODE_RULES["based_on.hyphen_based"].id,
                            index.sentence(left))
         if not _owner_of(left, right):

@@ -235,9 +235,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("supports.library_highlight", "SUPPORTS",
              "a device in a list item its library's bold name leads: '**TorchCSPRNG** - ...'"),
     CodeRule("based_on.hyphen_based", "BASED_ON",
-             "a name right before '-based' and another: 'FX-based Feature Extraction'"),
+             "a name right before '-based' and another: 'FX-based Graph Mode Quantization'"),
     CodeRule("based_on.named_based", "BASED_ON",
-             "a feature named for what it is based on: 'FX-based Feature Extraction'"),
+             "a feature named for what it is based on: 'RPC-based Profiling'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
 )}

@@ -183,8 +183,8 @@ def _add_variants(graph: nx.MultiDiGraph) -> None:
 
 def _add_same_things(graph: nx.MultiDiGraph, resolver: Resolver) -> None:
     """SAME_AS from a Feature to the Library or Model it names, the one thing the contract
-    keeps as two nodes: a release INTRODUCES a Feature ("[Stable] TorchElastic now bundled",
-    "(Beta) Wav2Vec2.0 Model")."""
+    keeps as two nodes for a fact only a Feature takes: a release INTRODUCES a Feature
+    ("[Stable] TorchElastic now bundled", "(Beta) Wav2Vec2.0 Model")."""
     for feature, other, why in resolver.same_things:
         ends = node_id(feature.label, feature.name), node_id(other.label, other.name)
         if all(end in graph for end in ends):

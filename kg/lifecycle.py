@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 import networkx as nx
 
 from .errors import PtkgError
-from .explore import NotFoundError, resolve_node
+from .explore import NotFoundError, find_nodes, resolve_node
 from .graph import node_id
 from .names import version_key
 from .schema import CORE_LIBRARY, STABILITIES, change
@@ -338,13 +338,26 @@ def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
     NotFoundError
         No feature has that name.
     """
-    node = find_node(graph, name, "Feature")
+    node = _feature_node(graph, name)
     data = graph.nodes[node]
     history = statements(graph, node)
     libraries = sorted({graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
                         if key == "PART_OF"})
     return Lifecycle(data["name"], list(data.get("aliases", [])), data.get("stability"),
                      libraries, history, changes(history), lifecycle_gaps(graph, history))
+
+
+def _feature_node(graph: nx.MultiDiGraph, name: str) -> str:
+    """The Feature named ``name``, else the one Feature that the Library or Model of that name
+    is (``SAME_AS``: the lifecycle of the Model Emformer is its Feature "Emformer Module")."""
+    try:
+        return find_node(graph, name, "Feature")
+    except NotFoundError:
+        same = sorted({u for node in find_nodes(graph, name)
+                       for u, _, key in graph.in_edges(node, keys=True) if key == "SAME_AS"})
+        if len(same) != 1:
+            raise
+        return same[0]
 
 
 # --------------------------------------------------------------------------- diff

@@ -168,11 +168,14 @@ GENERIC_PREFIXES = ("pytorch",)
 #: model"): the last is a model word, the others a model word or the task.
 MODEL_WORDS = ("model", "models", "module", "architecture", "architectures")
 MODEL_TASKS = ("detection", "segmentation", "classification")
+_MODEL_QUALIFIERS = MODEL_WORDS + MODEL_TASKS
 
 
 def model_stem(name: str) -> str | None:
     """The model ``name`` names with model words after it, if any.
 
+    Examples
+    --------
     >>> model_stem("RetinaNet detection model"), model_stem("Wav2Vec2.0 Model")
     ('RetinaNet', 'Wav2Vec2.0')
     >>> model_stem("Model"), model_stem("Mobile models for Classification")
@@ -182,7 +185,7 @@ def model_stem(name: str) -> str | None:
     if len(words) < 2 or words[-1].casefold() not in MODEL_WORDS:
         return None
     last = len(words) - 1
-    while last > 1 and words[last - 1].casefold() in MODEL_WORDS + MODEL_TASKS:
+    while last > 1 and words[last - 1].casefold() in _MODEL_QUALIFIERS:
         last -= 1
     return " ".join(words[:last])
 

@@ -358,6 +358,7 @@ class Resolver:
         known.update(self.curation.known())
         self.known = known
         groups = _Groups(working, known, self.curation.known())
+        self._apart: list[tuple[Entity, Entity, list[str]]] = []  # and the unfit fact types
         self._same_name(groups)
         self._variants(groups)
         self._api_typos(groups)
@@ -368,7 +369,6 @@ class Resolver:
         self._for_devices(groups)
         self._hardware(groups)
         self._typos(groups)
-        self._apart: list[tuple[Entity, Entity, str]] = []
         self._labels(groups)
         self._named_models(groups)
         self._merges(groups)
@@ -394,12 +394,7 @@ class Resolver:
         for node in set(self.canonical.values()):
             self.canonical.setdefault(node, node)
         #: (Feature, Library or Model, why): one thing the contract's labels keep as two nodes
-        self.same_things = sorted({
-            (feature, other, f"the same thing; a {feature.label} for its {kinds}, which a "
-                             f"{other.label} cannot take")
-            for feature, other, kinds in ((groups.node(a), groups.node(b), kinds)
-                                          for a, b, kinds in self._apart)
-            if feature != other})
+        self.same_things = self._same_things(groups)
 
     # ------------------------------------------------------------------ the rules
 
@@ -669,6 +664,8 @@ class Resolver:
         Module", "RetinaNet detection model") is that Model."""
         models = groups.index("Model")
         for root in groups.roots("Feature"):
+            if groups.known(root):  # the pack or the project file names it a Feature
+                continue
             name = groups.display(root)
             stem = model_stem(name)
             model = models.get(("Model", variant_key(stem)[0])) if stem else None
@@ -681,20 +678,30 @@ class Resolver:
             else:
                 self._apart.append((root, model, self._unfit(groups, root, "Model")))
 
-    def _unfit(self, groups: _Groups, root: Entity, label: str) -> str:
+    def _unfit(self, groups: _Groups, root: Entity, label: str) -> list[str]:
         """The types of the group's facts that ``label`` cannot take under the contract."""
-        kinds = sorted({kind for member in groups.members[root]
-                        for kind, side, other in self.roles.get(member, ())
-                        if not RELATION_TYPES[kind].fits(*((label, other) if side == "source"
-                                                            else (other, label)))})
-        return " and ".join(kinds)
+        return sorted({kind for member in groups.members[root]
+                       for kind, side, other in self.roles.get(member, ())
+                       if not RELATION_TYPES[kind].fits(*((label, other) if side == "source"
+                                                           else (other, label)))})
 
     def _fits(self, groups: _Groups, root: Entity, label: str) -> bool:
         """Whether every fact of the group's names fits the contract with ``label``."""
-        return all(RELATION_TYPES[kind].fits(*((label, other) if side == "source"
-                                                else (other, label)))
-                   for member in groups.members[root]
-                   for kind, side, other in self.roles.get(member, ()))
+        return not self._unfit(groups, root, label)
+
+    def _same_things(self, groups: _Groups) -> list[tuple[Entity, Entity, str]]:
+        """The pairs rules 12 kept apart that ``SAME_AS`` links, a Feature to a Library or
+        Model, with why: the fact types that kept them apart."""
+        kinds: dict[tuple[Entity, Entity], set[str]] = defaultdict(set)
+        for apart, into, unfit in self._apart:
+            pair = groups.node(apart), groups.node(into)
+            if pair[0] != pair[1] and RELATION_TYPES["SAME_AS"].fits(pair[0].label,
+                                                                     pair[1].label):
+                kinds[pair].update(unfit)
+        return [(feature, other, f"the same thing; a {feature.label} for its "
+                                 f"{' and '.join(sorted(kinds[feature, other]))}, which a "
+                                 f"{other.label} cannot take")
+                for feature, other in sorted(kinds)]
 
     def _label_for(self, groups: _Groups, roots: set[Entity],
                    key: str) -> tuple[str | None, str]:

@@ -139,6 +139,23 @@ def test_feature_lifecycle_release_name_is_not_a_feature(hand_graph):
         feature_lifecycle(hand_graph, "PyTorch 1.8")
 
 
+def test_feature_lifecycle_of_a_model_is_its_features():
+    """The Model Emformer is the Feature "Emformer Module" a release introduces (SAME_AS):
+    its lifecycle is that Feature's; a Model linked to no Feature is still no feature."""
+    model = Entity("Model", "Emformer")
+    post = release_post("torchaudio 0.10", {"Emformer Module": "Prototype"}, "2021-10-21")
+    post.mentions.append(Mention(model, "Emformer", 0, 8))
+    other = Mention(Entity("Model", "Conformer"), "Conformer", 0, 9)
+    post.mentions.append(other)
+    graph = build_graph([post])
+    assert graph.has_edge("Feature:Emformer Module", "Model:Emformer", "SAME_AS")
+    found = feature_lifecycle(graph, "Emformer")
+    assert found.feature == "Emformer Module"
+    assert history(found) == [("torchaudio 0.10", "Prototype")]
+    with pytest.raises(NotFoundError):
+        feature_lifecycle(graph, "Conformer")
+
+
 def test_changes_ignores_unstated_stability():
     assert changes([]) == []
 

@@ -204,6 +204,21 @@ def test_a_post_about_a_version_is_a_post_about_the_feature():
                                                                   ("FSDP2", "FSDP2")]
 
 
+def test_a_post_about_a_models_feature_is_a_post_about_the_model():
+    """ "(Prototype) Emformer Module" is the Model Emformer (SAME_AS)."""
+    url = "https://pytorch.org/blog/pytorch-1.10-new-library-releases/"
+    heading = Entity("Feature", "Emformer Module")
+    mentions = [Mention(heading, "Emformer Module", 0, 15),
+                Mention(Entity("Model", "Emformer"), "Emformer", 20, 28)]
+    introduces = Fact("INTRODUCES", Entity("Release", "torchaudio 0.10"), heading, "test.rule",
+                      0, 15, "(Prototype) Emformer Module", "Prototype")
+    store = GraphFileStore(graph=build_graph([
+        PostFacts(url, "1.10", None, None, mentions, [introduces])]))
+    rows = as_dicts(run_named_query(store, get_query("posts-about"), {"name": "Emformer"}))
+    assert sorted((r["label"], r["mentioned"]) for r in rows) == [
+        ("Feature", "Emformer Module"), ("Model", "Emformer")]
+
+
 def test_support_of_a_product_is_support_of_its_family():
     h100 = Entity("Hardware", "H100")
     mentions = [Mention(Entity("Hardware", d), d, 0, len(d)) for d in ("H100", "Hopper")]

@@ -308,10 +308,25 @@ def test_issue12_a_feature_named_as_a_model_is_the_model(heading, model):
 
 
 def test_issue12_model_words_alone_name_no_model():
-    """Model words after a name that is no Model's, or a heading of models, join nothing."""
-    graph = resolve(("Model", "MobileNetV3", 5), ("Feature", "Mobile models", 1),
-                    ("Feature", "New Mobile models for Classification", 1))
+    """Model words after a name that is no Model's, or a heading of models, join nothing and
+    link nothing, introduced or not; the near miss "MobileNetV3 models" is the Model's."""
+    headings = ("Mobile models", "New Mobile models for Classification", "MobileNetV3 models")
+    facts = [fact("INTRODUCES", Entity("Release", "torchvision 0.9"), Entity("Feature", name))
+             for name in headings]
+    graph = resolve(("Model", "MobileNetV3", 5), *(("Feature", name, 1) for name in headings),
+                    facts=facts)
     assert {"Feature:Mobile models", "Feature:New Mobile models for Classification"} <= set(graph)
+    assert [e[:2] for e in graph.edges(keys=True) if e[2] == "SAME_AS"] == [
+        ("Feature:MobileNetV3 models", "Model:MobileNetV3")]
+
+
+def test_issue12_same_as_links_only_a_feature_to_a_library_or_model():
+    """A Feature kept beside a Hardware of its name for its INTRODUCES is linked to nothing:
+    the contract's SAME_AS runs from a Feature to a Library or Model."""
+    facts = [fact("INTRODUCES", Entity("Release", "PyTorch 2.0"), Entity("Feature", "XPU")),
+             fact("SUPPORTS", Entity("Release", "PyTorch 2.0"), Entity("Hardware", "XPU"))]
+    graph = resolve(("Hardware", "XPU", 9), ("Feature", "XPU", 1), facts=facts)
+    assert {"Hardware:XPU", "Feature:XPU"} <= set(graph)
     assert not [e for e in graph.edges(keys=True) if e[2] == "SAME_AS"]
 
 

@@ -129,6 +129,10 @@ NAMED_ROWS = [
     ("posts-about", {"name": "torch.fx"}, [
         [URL_18, TITLE_18, "2021-03-04", 4, "Feature", "torch.fx"],
         [URL_110, TITLE_110, "2021-10-21", 2, "Feature", "torch.fx"]]),
+    # the Feature and the Library of one name (SAME_AS), each once
+    ("posts-about", {"name": "TorchElastic"}, [
+        [URL_19, TITLE_19, "2021-06-15", 1, "Feature", "TorchElastic"],
+        [URL_19, TITLE_19, "2021-06-15", 1, "Library", "TorchElastic"]]),
     ("released-with", {"release": "PyTorch 1.5"}, [
         ["PyTorch/XLA", "PyTorch/XLA 1.5", "1.5"], ["torchvision", "torchvision 0.6", "0.6"]]),
     ("releases-of-library", {"library": "PyTorch"}, [
