@@ -129,10 +129,6 @@ NAMED_ROWS = [
     ("posts-about", {"name": "torch.fx"}, [
         [URL_18, TITLE_18, "2021-03-04", 4, "Feature", "torch.fx"],
         [URL_110, TITLE_110, "2021-10-21", 2, "Feature", "torch.fx"]]),
-    # the Feature and the Library of one name (SAME_AS), each once
-    ("posts-about", {"name": "TorchElastic"}, [
-        [URL_19, TITLE_19, "2021-06-15", 1, "Feature", "TorchElastic"],
-        [URL_19, TITLE_19, "2021-06-15", 1, "Library", "TorchElastic"]]),
     ("released-with", {"release": "PyTorch 1.5"}, [
         ["PyTorch/XLA", "PyTorch/XLA 1.5", "1.5"], ["torchvision", "torchvision 0.6", "0.6"]]),
     ("releases-of-library", {"library": "PyTorch"}, [
@@ -312,6 +308,15 @@ def test_query_parameter_is_a_value_never_cypher(store, name, rows):
                          ids=[f"{n}-{'-'.join(p) or 'none'}" for n, p, _ in NAMED_ROWS])
 def test_named_query_rows(store, name, params, rows):
     assert run_named_query(store, QUERIES[name], params) == (COLUMNS[name], rows)
+
+
+def test_posts_about_lists_a_same_named_pair_once(store):
+    """The Feature and the Library TorchElastic (SAME_AS) are each listed once, not also as
+    the other's."""
+    assert run_named_query(store, QUERIES["posts-about"], {"name": "TorchElastic"}) == (
+        COLUMNS["posts-about"], [
+            [URL_19, TITLE_19, "2021-06-15", 1, "Feature", "TorchElastic"],
+            [URL_19, TITLE_19, "2021-06-15", 1, "Library", "TorchElastic"]])
 
 
 def test_named_query_rows_cover_every_query():
