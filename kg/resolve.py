@@ -690,7 +690,7 @@ class Resolver:
         return not self._unfit(groups, root, label)
 
     def _same_things(self, groups: _Groups) -> list[tuple[Entity, Entity, str]]:
-        """The pairs rules 12 kept apart that ``SAME_AS`` links, a Feature to a Library or
+        """The pairs rule 12 kept apart that ``SAME_AS`` links, a Feature to a Library or
         Model, with why: the fact types that kept them apart."""
         kinds: dict[tuple[Entity, Entity], set[str]] = defaultdict(set)
         for apart, into, unfit in self._apart:
