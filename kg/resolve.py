@@ -644,8 +644,8 @@ class Resolver:
             for other in sorted(roots - {into}):
                 if groups.label[other] == target:
                     continue
-                if not self._fits(groups, other, target):
-                    self._apart.append((other, into, self._unfit(groups, other, target)))
+                if unfit := self._unfit(groups, other, target):
+                    self._apart.append((other, into, unfit))
                     continue
                 heavy, _ = groups.heavier(into, other)
                 name = groups.display(heavy)
@@ -672,22 +672,19 @@ class Resolver:
             if model is None:
                 continue
             model = groups.root(model)
-            if self._fits(groups, root, "Model"):
+            if unfit := self._unfit(groups, root, "Model"):
+                self._apart.append((root, model, unfit))
+            else:
                 groups.union(root, model, f"{stem} and a model word, the Model "
                                           f"{groups.display(model)}", label="Model")
-            else:
-                self._apart.append((root, model, self._unfit(groups, root, "Model")))
 
     def _unfit(self, groups: _Groups, root: Entity, label: str) -> list[str]:
-        """The types of the group's facts that ``label`` cannot take under the contract."""
+        """The types of the group's facts that ``label`` cannot take under the contract (none:
+        the group may take ``label``)."""
         return sorted({kind for member in groups.members[root]
                        for kind, side, other in self.roles.get(member, ())
                        if not RELATION_TYPES[kind].fits(*((label, other) if side == "source"
                                                            else (other, label)))})
-
-    def _fits(self, groups: _Groups, root: Entity, label: str) -> bool:
-        """Whether every fact of the group's names fits the contract with ``label``."""
-        return not self._unfit(groups, root, label)
 
     def _same_things(self, groups: _Groups) -> list[tuple[Entity, Entity, str]]:
         """The pairs rule 12 kept apart that ``SAME_AS`` links, a Feature to a Library or
