@@ -70,6 +70,8 @@ LABEL_WORDS = {
     "companies": "Organization", "platform": "Platform", "platforms": "Platform",
     "release": "Release", "releases": "Release",
 }
+#: The labels of what a device query asks about.
+DEVICE_LABELS = ("Hardware", "Platform")
 #: The words between a bare version and the library or release before it that it belongs to.
 _LIST_WORDS = {"and", "to", "vs", "vs.", "versus", ",", "or", "between", "from", "in", "of",
                "since", "the", "versions", "version", "releases", "release"}
@@ -227,6 +229,24 @@ SHAPES: dict[str, dict] = {
         "triggers": [
             (_words("part", "of"), 4), ([_word(r"^belong\w*$"), {"LOWER": "to"}], 4),
             (_words("member", "of"), 4), ([_word(r"^(joined|join|joins|merged|moved)$")], 2),
+        ]},
+    "based-on": {
+        "example": "What is FlexAttention built on?",
+        "needs": ("name",), "takes": ("name",),
+        "triggers": [
+            ([_word(r"^(based|built|build|builds|building|modeled|modelled)$"),
+              {"LOWER": {"IN": ["on", "upon", "atop"]}}], 6),
+            (_words("on", "top", "of"), 6), (_words("inspired", "by"), 6),
+            ([_word(r"^(use|uses|used|using|leverag\w*|utiliz\w*|reli\w*|rely|depend\w*|"
+                    r"powered|underl\w*)$")], 4),
+        ]},
+    "supported-hardware": {
+        "example": "What hardware does ExecuTorch support?",
+        "needs": ("name",), "takes": ("name",),
+        "triggers": [
+            ([_word(r"^(hardware|devices?|platforms?|accelerators?|backends?|chips?|gpus?|"
+                    r"operating)$")], 3),
+            ([_word(r"^(support\w*|run|runs|work|works)$")], 2),
         ]},
     "release-diff": {
         "example": "What changed between PyTorch 1.9 and 1.10?",
@@ -513,11 +533,13 @@ class QuestionMapper:
         entities = [m for m in mentions if m.kind == "entity"]
         takes = SHAPES[query]["takes"]
         kinds = {"release": {"Release"}, "library": {"Library"},
-                 "hardware": {"Hardware", "Platform"}, "feature": {"Feature"},
+                 "hardware": set(DEVICE_LABELS), "feature": {"Feature"},
                  "organization": {"Organization"}}
         wanted = [kinds[t] for t in takes if t in kinds]
-        if query in ("neighbors", "posts-about", "part-of"):
+        if query in ("neighbors", "posts-about", "part-of", "based-on"):
             return 1 if len(entities) == 1 else 0
+        if query == "supported-hardware":
+            return 1 if len([m for m in entities if m.label not in DEVICE_LABELS]) == 1 else 0
         if query == "organizations":
             return 1 if entities else 0
         if query == "release-diff":
@@ -549,8 +571,8 @@ class QuestionMapper:
             params["release"] = first("Release")
         if "library" in takes and first("Library"):
             params["library"] = first("Library")
-        if "hardware" in takes and first("Hardware", "Platform"):
-            params["hardware"] = first("Hardware", "Platform")
+        if "hardware" in takes and first(*DEVICE_LABELS):
+            params["hardware"] = first(*DEVICE_LABELS)
         if "feature" in takes and first("Feature"):
             params["feature"] = first("Feature")
         if "organization" in takes and first("Organization"):
@@ -580,10 +602,15 @@ class QuestionMapper:
             stabilities = {m.value for m in mentions if m.kind == "stability"}
             if len(stabilities) == 1:  # the query takes one: two are a count or a list
                 params["stability"] = stabilities.pop()
-        if query in ("neighbors", "posts-about"):
+        if query in ("neighbors", "posts-about", "based-on"):
             if len(entities) != 1:
                 return None
             params["name"] = entities[0].value
+        if query == "supported-hardware":  # what the one thing that is no device supports
+            supporters = [m for m in entities if m.label not in DEVICE_LABELS]
+            if len(supporters) != 1:
+                return None
+            params["name"] = supporters[0].value
         if query == "evidence":
             if len(entities) != 2:
                 return None

@@ -42,6 +42,7 @@ ISSUE_QUERIES = ["features-by-release", "releases-of-library", "released-with", 
 OPTIONAL = sorted(name for name, q in QUERIES.items() if any(p.optional for p in q.params))
 COLUMNS = {
     "announcements": ["library", "release", "date", "title", "url"],
+    "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
     "evidence": ["relation", "source_label", "target_label", "reads", "sentences", "posts",
                  "rules"],
     "feature-stability": ["library", "release", "version", "date", "stability", "posts"],
@@ -54,6 +55,8 @@ COLUMNS = {
     "released-with": ["library", "release", "version"],
     "releases-of-library": ["position", "release", "version", "date"],
     "stability-counts": ["release", "stability", "features"],
+    "supported-hardware": ["label", "device", "supporter_label", "supporter", "sentences",
+                           "posts"],
     "top-mentioned": ["name", "posts", "mentions"],
 }
 URL_18 = "https://pytorch.org/blog/pytorch-1.8-released/"

@@ -53,6 +53,26 @@ MACOS_X86 = ("Please note that we are [deprecating macOS x86 support]"
              "last version that supports macOS x64.")
 DEPRECATED = ["PyTorch", "PyTorch 2.2", "DEPRECATES", "Platform", "macOS x86",
               [MACOS_X86, MACOS_X86], [URL_22, URL_22]]  # the post says it twice
+URL_FSDP = BLOG + "scaling-pytorch-models-on-cloud-tpus-with-fsdp/"
+ZERO_SENTENCE = ("(Prototype) ZeroRedundancyOptimizer** - Based on and in partnership with the "
+                 "Microsoft DeepSpeed team, this feature helps reduce per-process memory "
+                 "footprint by sharding optimizer states across all participating processes in "
+                 "the ```ProcessGroup``` gang.")
+XLA_TPU_SENTENCE = ("To support TPUs in PyTorch, the PyTorch/XLA library provides a backend for "
+                    "XLA devices (most notably TPUs) and lays the groundwork for scaling large "
+                    "PyTorch models on TPUs.")
+APPLE_SILICON_SENTENCE = ("Until now, PyTorch training on Mac only leveraged the CPU, but with "
+                          "the upcoming  PyTorch v1.12 release, developers and researchers can "
+                          "take advantage of Apple silicon GPUs for significantly faster model "
+                          "training.")
+MPS_SENTENCES = ["Accelerated GPU training is enabled using Apple’s Metal Performance Shaders "
+                 "(MPS) as a backend for PyTorch.", "The MPS backend extends the PyTorch "
+                 "framework, providing scripts and capabilities to set up and run operations on "
+                 "Mac."]
+ROCM_SENTENCE = ("Starting in PyTorch 1.8, we have added support for ROCm wheels providing an easy "
+                 "onboarding to using AMD GPUs.")
+MAC_COLLABORATION = ("In collaboration with the Metal engineering team at Apple, we are excited "
+                     "to announce support for GPU-accelerated PyTorch training on Mac.")
 RELEASED_WITH_SENTENCE = ("We’re excited to share new releases for all three domain libraries "
                           "alongside PyTorch 1.5 and the rest of the library updates.")
 
@@ -79,6 +99,9 @@ COLUMNS = {
     "release-diff": ["feature", "release", "stability", "position"],
     "releases-supporting": ["library", "release", "via", "device", "stability", "sentences",
                             "posts"],
+    "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
+    "supported-hardware": ["label", "device", "supporter_label", "supporter", "sentences",
+                           "posts"],
 }
 #: (query, params) -> rows: every named query with its example parameters, and again without
 #: its optional ones.
@@ -155,11 +178,11 @@ NAMED_ROWS = [
         ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", 4],
         ["torch.fx", "PyTorch 1.10", "Stable", 4], ["torch.linalg", "PyTorch 1.9", "Stable", 3]]),
     ("releases-supporting", {"hardware": "MPS"}, [
-        ["PyTorch", "PyTorch 1.12", "MPS", "MPS", None, [
-            "Accelerated GPU training is enabled using Apple’s Metal Performance Shaders (MPS) as"
-            " a backend for PyTorch.", "The MPS backend extends the PyTorch framework, providing "
-            "scripts and capabilities to set up and run operations on Mac."],
-         [URL_MAC, URL_MAC]]]),
+        ["PyTorch", "PyTorch 1.12", "MPS", "MPS", None, MPS_SENTENCES, [URL_MAC, URL_MAC]]]),
+    ("based-on", {"name": "ZeroRedundancyOptimizer"}, [
+        ["Feature", "ZeroRedundancyOptimizer", "Library", "DeepSpeed", [ZERO_SENTENCE], [URL_18]]]),
+    ("supported-hardware", {"name": "PyTorch/XLA"}, [
+        ["Hardware", "TPU", "Library", "PyTorch/XLA", [XLA_TPU_SENTENCE], [URL_FSDP]]]),
 ]
 FEATURES_OF = ("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $release "
                "RETURN f.name AS feature, i.stability AS stability")
@@ -317,6 +340,18 @@ def test_posts_about_lists_a_same_named_pair_once(store):
         COLUMNS["posts-about"], [
             [URL_19, TITLE_19, "2021-06-15", 1, "Feature", "TorchElastic"],
             [URL_19, TITLE_19, "2021-06-15", 1, "Library", "TorchElastic"]])
+
+
+def test_supported_hardware_of_a_library_is_its_releases(store):
+    """Asked about a library, supported-hardware gives what each of its releases supports,
+    in device, then release order."""
+    assert run_named_query(store, QUERIES["supported-hardware"], {"name": "PyTorch"}) == (
+        COLUMNS["supported-hardware"], [
+            ["Hardware", "Apple silicon", "Release", "PyTorch 1.12", [APPLE_SILICON_SENTENCE],
+             [URL_MAC]],
+            ["Hardware", "MPS", "Release", "PyTorch 1.12", MPS_SENTENCES, [URL_MAC, URL_MAC]],
+            ["Hardware", "ROCm", "Release", "PyTorch 1.8", [ROCM_SENTENCE], [URL_18]],
+            ["Platform", "macOS", "Release", "PyTorch 1.12", [MAC_COLLABORATION], [URL_MAC]]])
 
 
 def test_named_query_rows_cover_every_query():
