@@ -269,6 +269,9 @@ class Graph:
         result = self.run(mapping.query, mapping.params)
         for params in mapping.also:  # "AMD GPUs / ROCm": the rows of each
             result = result.union(self.run(mapping.query, params), "hardware")
+        unmet = _unmet_outcome(mapping, result)
+        if unmet:
+            result.gaps.append(unmet)
         return Answer(mapping, result)
 
     def mapper(self) -> QuestionMapper:
@@ -282,6 +285,32 @@ class Graph:
                      for u, v, key in graph.edges(keys=True) if key != "MENTIONS"}
             self._mapper = QuestionMapper(store_names(self.store), links)
         return self._mapper
+
+
+#: How a gap line says that no row is a change the question asks for.
+_UNMET_CHANGES = {"REMOVES": "removes anything (the rows are deprecations)",
+                  "DEPRECATES": "deprecates anything (the rows are removals)"}
+
+
+def _unmet_outcome(mapping: MappedQuestion, result: Result) -> str:
+    """A line that says the posts do not state what the question asks to have happened,
+    when the rows are about it but none holds it ("Has torch.compile become stable?": every
+    row Beta); "" otherwise."""
+    if mapping.outcome is None or not result.rows:
+        return ""
+    column, values = mapping.outcome
+    if column not in result.columns:
+        return ""
+    found = [row[result.columns.index(column)] for row in result.rows]
+    if any(value in values for value in found):
+        return ""
+    subject = next(iter(mapping.params.values()), None) or "any release"
+    if values[0] in _UNMET_CHANGES:
+        return f"not in the graph: no post says that {subject} {_UNMET_CHANGES[values[0]]}"
+    if not any(found):
+        return f"not in the graph: no post states a stability for {subject}"
+    return (f"not in the graph: no post says that {subject} is {' or '.join(values)} in any "
+            f"release (the rows are every stability stated)")
 
 
 def open(target: str | Path | None = None, *,  # noqa: A001 - ptkg.open, like io.open

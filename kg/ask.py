@@ -304,10 +304,14 @@ class MappedQuestion:
     #: the parameters of the other devices the question names ("AMD GPUs / ROCm"): the answer
     #: is the rows of each
     also: list[dict[str, object]] = field(default_factory=list)
+    #: what the question asks to have happened, as a column of the rows and the values that
+    #: answer it ("When did FSDP become stable?": stability Stable); None: no outcome
+    outcome: tuple[str, tuple[str, ...]] | None = None
 
     def to_dict(self) -> dict:
         return {"question": self.question, "query": self.query, "params": self.params,
                 "also": self.also, "score": self.score, "closest": self.closest,
+                "outcome": [self.outcome[0], list(self.outcome[1])] if self.outcome else None,
                 "mentions": [{"kind": m.kind, "value": m.value, "label": m.label,
                               "text": m.text} for m in self.mentions]}
 
@@ -498,7 +502,8 @@ class QuestionMapper:
         if best is None:
             return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
         return MappedQuestion(question, best[2], best[3], best[0], mentions,
-                              also=_other_devices(best[2], best[3], mentions))
+                              also=_other_devices(best[2], best[3], mentions),
+                              outcome=_outcome(best[2], mentions, doc))
 
     def _release_pair(self, entities: list[Mention]) -> tuple[str, str] | None:
         """The two releases of one library a question compares, older first, or None."""
@@ -650,6 +655,30 @@ def _other_devices(query: str, params: dict[str, object],
     others = dict.fromkeys(m.value for m in mentions
                            if m.kind == "entity" and m.label == label and m.value != asked)
     return [{**params, "hardware": other} for other in others]
+
+
+#: Per query, the column of its rows that holds the outcome a question can ask for.
+OUTCOME_COLUMNS = {"feature-stability": "stability", "feature-lifecycle": "to_stability",
+                   "deprecations": "change"}
+_REMOVAL = re.compile(r"^(remov\w*|drop|drops|dropped|dropping)$")
+
+
+def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, ...]] | None:
+    """The outcome the question asks the rows to hold: the stability a feature reached ("Has
+    FSDP become stable?", "Is X API-Stable or API-Unstable?"), or removals rather than
+    deprecations ("What did 2.12 remove?") and the other way round."""
+    column = OUTCOME_COLUMNS.get(query)
+    if column is None:
+        return None
+    if query == "deprecations":
+        words = {t.lower_ for t in doc}
+        removal = any(_REMOVAL.match(w) for w in words) or "longer" in words
+        deprecation = any(w.startswith("deprecat") for w in words)
+        if removal == deprecation:
+            return None
+        return column, ("REMOVES" if removal else "DEPRECATES",)
+    stabilities = tuple(dict.fromkeys(str(m.value) for m in mentions if m.kind == "stability"))
+    return (column, stabilities) if stabilities else None
 
 
 #: The words of "X is part of Y": what comes before them is the part, after them the whole.

@@ -270,8 +270,10 @@ def test_issue12_mixed_case_name_links(corpus_kg):
     ("Which library releases shipped with PyTorch 1.13?",
      "no post in the graph names a library release shipped with PyTorch 1.13: the library "
      "releases shipped with it are not known"),
+    ("Is torch.accelerator.Graph API-Stable or API-Unstable?",
+     "not in the graph: no post states a stability for torch.accelerator.Graph"),
 ], ids=["features-of-unannounced-release", "release-with-no-features",
-        "released-with-nothing-named"])
+        "released-with-nothing-named", "no-stability-stated"])
 def test_issue12_not_in_corpus_gets_the_gap_line(corpus_kg, question, gap):
     assert corpus_kg.ask(question).result.gaps == [gap]
 
@@ -280,3 +282,26 @@ def test_issue12_not_in_corpus_gets_the_gap_line(corpus_kg, question, gap):
 def corpus_kg(corpus_graph_file):
     with ptkg.open(corpus_graph_file) as graph:
         yield graph
+
+
+@pytest.mark.parametrize(("question", "gap"), [
+    ("Has CUDA Graphs become stable?", "not in the graph: no post says that CUDA Graphs is "
+     "Stable in any release (the rows are every stability stated)"),
+    ("Is torch.linalg API-Stable or API-Unstable?", "not in the graph: no post says that "
+     "torch.linalg is API-Stable or API-Unstable in any release (the rows are every stability "
+     "stated)"),
+    ("Is torch.fft beta?", "not in the graph: no post says that torch.fft is Beta in any "
+     "release (the rows are every stability stated)"),
+    ("When did torch.fx become stable?", None),
+    ("What did PyTorch 2.2 remove?", "not in the graph: no post says that PyTorch 2.2 removes "
+     "anything (the rows are deprecations)"),
+    ("What did PyTorch 2.2 deprecate?", None),
+    ("What was deprecated or removed in PyTorch 2.2?", None),
+], ids=["never-stable", "never-api-stable", "stable-not-beta", "became-stable", "no-removal",
+        "deprecation", "either"])
+def test_issue12_an_outcome_no_row_holds_is_said(handmade_graph_file, question, gap):
+    """A question that asks for one outcome (a stability reached, a removal) whose rows hold
+    none of it says that the posts do not state it; the rows stay what they are."""
+    answer = ptkg.open(handmade_graph_file).ask(question)
+    assert answer.result.rows
+    assert answer.result.gaps == ([gap] if gap else [])

@@ -31,9 +31,9 @@ How an answer is judged (:func:`judge`):
 - A ``not_in_corpus`` question passes when the answer says so honestly: the question is not
   mapped (``ptkg ask`` prints the closest question shapes), or the name it asks about is not
   in the graph (:class:`~ptkg.explore.NotFoundError`, which the CLI prints as "no Release named
-  ..."), or the result carries a gap line ("no post in the graph announces ..."), or, asked a
-  feature's stability, every release row says none is stated. Rows, or an empty table with no
-  gap line, presented as the answer are a failure.
+  ..."), or the result carries a gap line ("no post in the graph announces ...", "no post
+  states a stability for ..."). Rows, or an empty table with no gap line, presented as the
+  answer are a failure.
 
 The questions ptkg answers wrongly today are ``xfail(strict=True)`` with the cause diagnosed
 in :data:`XFAIL` (one line each, prefixed by the kind of cause, :data:`CAUSES`), so this module
@@ -394,11 +394,6 @@ def judge(graph: Graph, gold: Mapping[str, object]) -> Verdict:
         elif result.gaps:
             verdict.rows = len(result)
             verdict.note = f"answer: {'; '.join(result.gaps)}"
-            verdict.passed = True
-        elif (verdict.query == "feature-stability" and len(result)
-              and all(row["stability"] is None for row in result)):
-            verdict.rows = len(result)
-            verdict.note = "answer: no release states a stability for it"
             verdict.passed = True
         else:
             verdict.rows = len(result)
