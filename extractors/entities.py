@@ -56,6 +56,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
+from ptkg.schema import DEVICE_LABELS
 
 # Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
 # context, then the pack and API names, then library names, then guesses.
@@ -1180,7 +1181,7 @@ def _inner_devices(candidates: Iterable[Candidate], chosen: list[Span]) -> list[
     """Hardware and platforms named inside a chosen feature ("Android GPU backend")."""
     inside_feature = _within(s for s in chosen if s.label_ == "Feature")
     return _select((priority, c) for priority, c, _ in candidates
-                   if c is not None and c.label_ in ("Hardware", "Platform")
+                   if c is not None and c.label_ in DEVICE_LABELS
                    and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
                    and inside_feature(c))
 

@@ -36,7 +36,7 @@ from ptkg.extractors.sections import (
 from ptkg.extractors.text import Line, unmasked_span
 from ptkg.names import DOTTED_API, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
-from ptkg.schema import CORE_LIBRARY, RELATION_TYPES
+from ptkg.schema import CORE_LIBRARY, DEVICE_LABELS, RELATION_TYPES
 
 _ANNOUNCE = re.compile(
     r"\b(announc\w*|releas\w*|availab\w*|introduc\w*|launch\w*|now available|excited)\b", re.I
@@ -601,8 +601,8 @@ def _hardware_sections(open_sections: list[tuple[int, Entity]], line: Line, text
     """
     level = line.level or 0
     kept = [] if markup == "flat" else [(lvl, hw) for lvl, hw in open_sections if lvl < level]
-    named = [s for s in inside if s.label_ not in ("Hardware", "Platform")]
-    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")]
+    named = [s for s in inside if s.label_ not in DEVICE_LABELS]
+    devices = [s for s in inside if s.label_ in DEVICE_LABELS]
     rest = text
     for span in devices:
         rest = rest.replace(_span_text(span), " ")
@@ -865,7 +865,7 @@ def _after_device_prefix(text: str, line: Line, inside: list[Span]) -> list[Span
     if colon < 0:
         return inside
     prefix = [s for s in inside if s.start_char < line.start + colon]
-    if prefix and all(s.label_ in ("Hardware", "Platform") for s in prefix):
+    if prefix and all(s.label_ in DEVICE_LABELS for s in prefix):
         return [s for s in inside if s not in prefix]
     return inside
 
@@ -968,7 +968,7 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0, AVX2 kernels
     would be used", "the same path that was previously CUDA-only"). The evidence is the line."""
     text = _text(doc)
-    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
+    devices = [s for s in inside if s.label_ in DEVICE_LABELS
                and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name
                and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
                and not _WAS_BEFORE.search(text, s.sent.start_char, s.start_char)
@@ -1198,7 +1198,7 @@ def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
     words = set(re.findall(r"[\w.+/]+", heading))
     return [replace(fact, type="SUPPORTS", source=fact.target, target=_entity(span),
                     rule=CODE_RULES["supports.named_in_feature"].id, stability=None)
-            for span in inside if span.label_ in ("Hardware", "Platform")
+            for span in inside if span.label_ in DEVICE_LABELS
             and set(re.findall(r"[\w.+/]+", span.text)) <= words]
 
 
@@ -1493,7 +1493,7 @@ def _name_start(text: str, offset: int, marker: Span) -> int:
 def _leading_hardware(inside: list[Span], marker: Span, text: str, offset: int) -> list[Span]:
     """Hardware and platforms a marked heading starts with ("[Beta] AMD GPU Binaries")."""
     start = _name_start(text, offset, marker)
-    return [s for s in inside if s.start_char <= start + 2 and s.label_ in ("Hardware", "Platform")]
+    return [s for s in inside if s.start_char <= start + 2 and s.label_ in DEVICE_LABELS]
 
 
 def _named_after_library(spans: list[Span], library_names: dict[str, str] | None) -> list[Fact]:
@@ -1731,7 +1731,7 @@ def _library_highlights(doc: Doc, lines: list[Line], by_line: dict[int, list[Spa
         evidence = doc.char_span(item.start, item.end, alignment_mode="expand")
         facts.extend(_code_fact("supports.library_highlight", _entity(inside[0]), _entity(s),
                                 evidence)
-                     for s in inside[1:] if s.label_ in ("Hardware", "Platform"))
+                     for s in inside[1:] if s.label_ in DEVICE_LABELS)
     return facts
 
 
@@ -1783,7 +1783,7 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
     name = text[words[0].idx:words[verb - 1].idx + len(words[verb - 1])]
     if len(name.split()) > 4 or name.split()[-1].lower() in _NOT_PARTS:
         return []
-    devices = [s for s in inside if s.label_ in ("Hardware", "Platform")
+    devices = [s for s in inside if s.label_ in DEVICE_LABELS
                and s.end_char <= start + len(name)]
     if devices and _SUPPORT_NAME.search(name):  # "GPU inference support."
         return [_code_fact("supports.component_list", owner, _entity(s), evidence)

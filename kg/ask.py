@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 from .explore import NameIndex
 from .names import version_key
-from .schema import CORE_LIBRARY, STABILITIES
+from .schema import CORE_LIBRARY, DEVICE_LABELS, STABILITIES
 
 #: The version of a release: "1.10", "v2.2", "0.6.1".
 VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+$")
@@ -70,8 +70,6 @@ LABEL_WORDS = {
     "companies": "Organization", "platform": "Platform", "platforms": "Platform",
     "release": "Release", "releases": "Release",
 }
-#: The labels of what a device query asks about.
-DEVICE_LABELS = ("Hardware", "Platform")
 #: The words between a bare version and the library or release before it that it belongs to.
 _LIST_WORDS = {"and", "to", "vs", "vs.", "versus", ",", "or", "between", "from", "in", "of",
                "since", "the", "versions", "version", "releases", "release"}

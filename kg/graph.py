@@ -28,7 +28,7 @@ from .files import write_atomic
 from .names import version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver, hardware_key, pack_families
-from .schema import RELATION_TYPES, stability_rank
+from .schema import DEVICE_LABELS, RELATION_TYPES, stability_rank
 
 if TYPE_CHECKING:
     from .curation import Curation
@@ -60,6 +60,7 @@ def build_graph(results: Iterable[PostFacts],
     _add_feature_stability(graph)
     _add_deprecated(graph)
     _finish_lists(graph)
+    _add_devices(graph)
     return graph
 
 
@@ -264,6 +265,35 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
             stated = [r[6] for r in reads if r[5] == data["stability"] and r[6]]
             if stated:
                 data["stated"] = Counter(stated).most_common(1)[0][0]
+
+
+def _add_devices(graph: nx.MultiDiGraph) -> None:
+    """An INTRODUCES edge's ``devices``: what a post that states it says the feature supports.
+
+    "Which releases support AMD GPUs?" counts a release that introduces a feature its own post
+    says supports them, not one whose feature another post says so of later (PyTorch 2.1's
+    semi-structured sparsity, said to run on AMD GPUs in the 2.12 post). The names stand
+    between bars ("|AMD GPU|ROCm|"): a string the queries test with ``CONTAINS "|" + name +
+    "|"``, the one list test that grand-cypher, the compiled executor and Neo4j all run.
+    """
+    for feature, introduced in _introductions(graph).items():
+        supports = [(graph.nodes[device]["name"], set(data["sources"]))
+                    for _, device, key, data in graph.out_edges(feature, keys=True, data=True)
+                    if key == "SUPPORTS" and graph.nodes[device]["label"] in DEVICE_LABELS]
+        for data in introduced:
+            said = set(data["sources"])
+            devices = sorted({name for name, posts in supports if posts & said})
+            if devices:
+                data["devices"] = "|" + "|".join(devices) + "|"
+
+
+def _introductions(graph: nx.MultiDiGraph) -> dict[str, list[dict]]:
+    """Each feature's INTRODUCES edges' data."""
+    found: dict[str, list[dict]] = {}
+    for _, feature, key, data in graph.edges(keys=True, data=True):
+        if key == "INTRODUCES":
+            found.setdefault(feature, []).append(data)
+    return found
 
 
 def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]]:

@@ -40,7 +40,7 @@ import networkx as nx
 
 from .errors import PtkgError
 from .lifecycle import Evidence, find_node, gap_line, release_coverage, release_diff
-from .schema import STABILITIES
+from .schema import DEVICE_LABELS, STABILITIES
 from .timeline import timeline
 
 #: The order new features are grouped in: stable levels first, then unstable, then unstated.
@@ -194,7 +194,7 @@ def _supports(graph: nx.MultiDiGraph, release: str) -> dict[str, dict]:
     """Hardware and platform node -> SUPPORTS edge data, for what ``release`` supports."""
     return {target: edge for _, target, key, edge in graph.out_edges(release, keys=True,
                                                                       data=True)
-            if key == "SUPPORTS" and graph.nodes[target]["label"] in ("Hardware", "Platform")}
+            if key == "SUPPORTS" and graph.nodes[target]["label"] in DEVICE_LABELS}
 
 
 def _evidence(edge: dict) -> tuple[Evidence, ...]:

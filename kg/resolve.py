@@ -102,7 +102,7 @@ from .names import (
     variant_key,
 )
 from .records import Entity, PostFacts
-from .schema import RELATION_TYPES
+from .schema import DEVICE_LABELS, RELATION_TYPES
 
 SAME_KEY = "same name up to case, spacing and punctuation"
 #: Labels that rule 12 never merges across: a release is read by rule, a post is a post.
@@ -537,7 +537,7 @@ class Resolver:
         """Rule 9: a feature named for the devices it runs on is the feature
         ("semi-structured (2:4) sparsity for NVIDIA® GPUs" is 2.3's "semi-structured (2:4)
         sparsity"), when the name after "for" or "on" is a device or platform of the graph."""
-        devices = {key for label in ("Hardware", "Platform")
+        devices = {key for label in DEVICE_LABELS
                    for (_, key), root in groups.index(label).items() if root is not None}
         index = groups.index("Feature")
         for root in groups.roots("Feature"):
