@@ -35,9 +35,9 @@ from spacy.language import Language
 from ptkg.build import build
 from ptkg.errors import StoreError
 from ptkg.extractors.pipeline import load_nlp, run_extraction
-from ptkg.graph import read_graph
+from ptkg.graph import build_graph, read_graph
 from ptkg.readers import read_posts
-from ptkg.records import Post
+from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.stores.neo4j_store import Neo4jSettings, connect
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,6 +111,26 @@ def sample_graph_json(sample_graph_file: Path) -> str:
 def sample_graph(sample_graph_file: Path) -> nx.MultiDiGraph:
     """A fresh copy of the sample's graph, read from its file."""
     return read_graph(sample_graph_file)
+
+
+@pytest.fixture
+def support_graph() -> nx.MultiDiGraph:
+    """Two posts: PyTorch 2.1's, whose feature "Widget sparsity" runs on GPUs; a later one that
+    says it runs on AMD GPUs too (what a release supports through its features)."""
+    sparsity, gpu, amd = (Entity("Feature", "Widget sparsity"), Entity("Hardware", "GPU"),
+                          Entity("Hardware", "AMD GPU"))
+
+    def said(type_: str, source: Entity, target: Entity, stability: str | None = None) -> Fact:
+        return Fact(type_, source, target, "test.rule", 0, 11, "A sentence.", stability)
+
+    release = Entity("Release", "PyTorch 2.1")
+    return build_graph([
+        PostFacts("https://pytorch.org/blog/pytorch-2-1/", "PyTorch 2.1", None, None,
+                  [Mention(release, "PyTorch 2.1", 0, 11)],
+                  [said("INTRODUCES", release, sparsity, "Prototype"),
+                   said("SUPPORTS", sparsity, gpu)]),
+        PostFacts("https://pytorch.org/blog/pytorch-2-12/", "PyTorch 2.12", None, None, [],
+                  [said("SUPPORTS", sparsity, amd)])])
 
 
 @pytest.fixture(scope="session")

@@ -186,27 +186,14 @@ def test_build_graph_feature_stability_is_latest_release(stated, latest):
             if k == "INTRODUCES"} == {(f"PyTorch {v}", s) for v, s in stated.items()}
 
 
-def test_build_graph_a_release_supports_what_its_own_post_says_its_feature_supports():
+def test_build_graph_a_release_supports_what_its_own_post_says_its_feature_supports(
+        support_graph):
     """An INTRODUCES edge's ``devices`` are what a post stating it says the feature supports:
-    PyTorch 2.1's post says a sparsity feature runs on GPUs, a later post says so of
-    AMD GPUs; releases-supporting gives 2.1 for GPUs only."""
-    from ptkg.named_queries import load_queries, run_named_query
-    from ptkg.stores.networkx_store import GraphFileStore
-
-    sparsity, gpu, amd = (Entity("Feature", "Widget sparsity"),
-                          Entity("Hardware", "GPU"), Entity("Hardware", "AMD GPU"))
-    posts = [post_facts("pytorch-2-1", [mention("Release", "PyTorch 2.1")], [
-        fact("INTRODUCES", release("PyTorch 2.1"), sparsity, "Prototype"),
-        fact("SUPPORTS", sparsity, gpu)]),
-             post_facts("pytorch-2-12", [], [fact("SUPPORTS", sparsity, amd)])]
-    graph = build_graph(posts)
-    edge = graph.edges[node_id("Release", "PyTorch 2.1"),
-                       node_id("Feature", "Widget sparsity"), "INTRODUCES"]
+    GPU, from the release's post, not AMD GPU, from a later one (releases-supporting reads it:
+    tests/stores/test_contract.py)."""
+    edge = support_graph.edges[node_id("Release", "PyTorch 2.1"),
+                               node_id("Feature", "Widget sparsity"), "INTRODUCES"]
     assert edge["devices"] == "|GPU|"
-    query, store = load_queries()["releases-supporting"], GraphFileStore(graph=graph)
-    assert [row[:5] for row in run_named_query(store, query, {"hardware": "GPU"})[1]] == [
-        ["PyTorch", "PyTorch 2.1", "Widget sparsity", "GPU", "Prototype"]]
-    assert run_named_query(store, query, {"hardware": "AMD GPU"})[1] == []
 
 
 def test_build_graph_same_fact_twice_is_one_edge():

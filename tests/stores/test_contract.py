@@ -354,6 +354,17 @@ def test_supported_hardware_of_a_library_is_its_releases(store):
             ["Platform", "macOS", "Release", "PyTorch 1.12", [MAC_COLLABORATION], [URL_MAC]]])
 
 
+def test_releases_supporting_reads_a_feature_support_of_the_release_post(empty_store,
+                                                                         support_graph):
+    """A release supports a device through a feature it introduces only when its own post says
+    the feature supports it, not when a later post does."""
+    empty_store.load(support_graph)
+    query = QUERIES["releases-supporting"]
+    assert [row[:5] for row in run_named_query(empty_store, query, {"hardware": "GPU"})[1]] == [
+        ["PyTorch", "PyTorch 2.1", "Widget sparsity", "GPU", "Prototype"]]
+    assert run_named_query(empty_store, query, {"hardware": "AMD GPU"})[1] == []
+
+
 def test_named_query_rows_cover_every_query():
     assert {name for name, _, _ in NAMED_ROWS} == set(QUERIES)
     optional = {name for name, q in QUERIES.items() if any(p.optional for p in q.params)}
