@@ -287,9 +287,9 @@ class Graph:
         return self._mapper
 
 
-#: How a gap line says that no row is a change the question asks for.
-_UNMET_CHANGES = {"REMOVES": "removes anything (the rows are deprecations)",
-                  "DEPRECATES": "deprecates anything (the rows are removals)"}
+#: The change a question asks for, as the gap line says it: (its verb, what the rows are).
+_CHANGES = {"REMOVES": ("removes", "removed", "deprecations"),
+            "DEPRECATES": ("deprecates", "deprecated", "removals")}
 
 
 def _unmet_outcome(mapping: MappedQuestion, result: Result) -> str:
@@ -304,9 +304,14 @@ def _unmet_outcome(mapping: MappedQuestion, result: Result) -> str:
     found = [row[result.columns.index(column)] for row in result.rows]
     if any(value in values for value in found):
         return ""
-    subject = next(iter(mapping.params.values()), None) or "any release"
-    if values[0] in _UNMET_CHANGES:
-        return f"not in the graph: no post says that {subject} {_UNMET_CHANGES[values[0]]}"
+    params = mapping.params
+    if values[0] in _CHANGES:
+        verb, past, rows = _CHANGES[values[0]]
+        said = (f"{params['name']} was {past}" if params.get("name") else
+                f"{params.get('release') or params.get('library') or 'a release'} {verb} "
+                f"anything")
+        return f"not in the graph: no post says that {said} (the rows are {rows})"
+    subject = next(iter(params.values()), None) or "any release"
     if not any(found):
         return f"not in the graph: no post states a stability for {subject}"
     return (f"not in the graph: no post says that {subject} is {' or '.join(values)} in any "

@@ -596,6 +596,9 @@ class QuestionMapper:
             whole = _position(doc, _WHOLE_WORDS)  # "what is part of X": X after the words
             if not any(m.label == "Library" and m.start >= whole for m in entities):
                 return None
+        if query == "deprecations":  # its release is the one that ends things, if any
+            params.pop("release", None)
+            params.update(_ending_params(doc, entities))
         if query == "release-diff":
             pair = self._release_pair(entities)
             if pair is None:
@@ -653,6 +656,49 @@ def _other_devices(query: str, params: dict[str, object],
     others = dict.fromkeys(m.value for m in mentions
                            if m.kind == "entity" and m.label == label and m.value != asked)
     return [{**params, "hardware": other} for other in others]
+
+
+#: Words of a question that end something ("deprecated", "dropped"), and the words that may
+#: stand between them and what they end ("dropped support for Python 2").
+_ENDING = re.compile(r"^(deprecat\w*|remov\w*|drop|drops|dropped|dropping)$")
+_ENDING_GLUE = {"the", "a", "an", "its", "support", "for", "of"}
+_BE = {"is", "was", "were", "are", "been", "be", "being", "get", "gets", "got"}
+
+
+def _ending_params(doc, entities: list[Mention]) -> dict[str, object]:
+    """The deprecations query's parameters: the thing the question asks about the end of
+    (``name``: "Is TorchScript deprecated?", "Which release dropped Python 2?", "Was CUDA
+    11.6 deprecated?"), the release that ends things ("What did PyTorch 2.2 deprecate?") and
+    the library whose releases do ("What did torchaudio remove?")."""
+    ended = next((m for m in entities if _ended_here(doc, m)), None)
+    if ended is None and not any(m.label == "Release" for m in entities):
+        # "TorchScript's deprecation"; not "Which CUDA versions did 1.13 deprecate?"
+        ended = next((m for m in entities if m.label not in ("Release", "Library")
+                      and not _kind_of_versions(doc, m)), None)
+    rest = [m for m in entities if m is not ended]
+    found = {"name": ended.value if ended else None,
+             "release": next((m.value for m in rest if m.label == "Release"), None),
+             "library": next((m.value for m in rest if m.label == "Library"), None)}
+    return {key: value for key, value in found.items() if value is not None}
+
+
+def _kind_of_versions(doc, mention: Mention) -> bool:
+    """Whether a mention names a kind of versions, no one thing: "CUDA versions"."""
+    after = doc[mention.end].lower_ if mention.end < len(doc) else ""
+    return after in ("version", "versions", "release", "releases")
+
+
+def _ended_here(doc, mention: Mention) -> bool:
+    """Whether the words around a mention say it ends: "deprecated X", "dropped support for
+    X", "X is deprecated"."""
+    i = mention.start - 1
+    while i >= 0 and mention.start - i <= 3 and doc[i].lower_ in _ENDING_GLUE:
+        i -= 1
+    if i >= 0 and _ENDING.match(doc[i].lower_):
+        return True
+    after = doc[mention.end].lower_ if mention.end < len(doc) else ""
+    return (mention.start > 0 and doc[mention.start - 1].lower_ in _BE
+            and bool(_ENDING.match(after)))
 
 
 #: Per query, the column of its rows that holds the outcome a question can ask for.

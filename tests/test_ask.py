@@ -305,3 +305,25 @@ def test_issue12_an_outcome_no_row_holds_is_said(handmade_graph_file, question, 
     answer = ptkg.open(handmade_graph_file).ask(question)
     assert answer.result.rows
     assert answer.result.gaps == ([gap] if gap else [])
+
+
+@pytest.mark.parametrize(("question", "params"), [
+    ("Is macOS x86 deprecated?", {"name": "macOS x86"}),
+    ("Which release dropped Python 2?", {"name": "Python 2"}),
+    ("Was Python 2 dropped in torchvision 0.6?", {"name": "Python 2",
+                                                   "release": "torchvision 0.6"}),
+    ("What did PyTorch 2.2 deprecate?", {"release": "PyTorch 2.2"}),
+    ("What did torchvision remove?", {"library": "torchvision"}),
+], ids=["passive", "object", "passive-with-release", "release-ends", "library-ends"])
+def test_issue12_what_ends_and_what_ends_it(mapper, question, params):
+    """A deprecation question asks about what ends (after "deprecated", or "X is deprecated"),
+    the release that ends it, or a library whose releases do."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("deprecations", params)
+
+
+def test_issue12_a_thing_never_removed_says_so(handmade_graph_file):
+    answer = ptkg.open(handmade_graph_file).ask("Was macOS x86 removed?")
+    assert [row["change"] for row in answer.result] == ["DEPRECATES"]
+    assert answer.result.gaps == ["not in the graph: no post says that macOS x86 was removed "
+                                  "(the rows are deprecations)"]

@@ -600,7 +600,8 @@ def test_issue13_features_by_stability(store, release, stability, features):
     ("evidence", {"source": ("name", ()), "target": ("name", ()), "type": ("type", ())}),
     ("features-by-stability", {"release": ("name", ("Release",)),
                                "stability": ("stability", ())}),
-    ("deprecations", {"release": ("name", ("Release",))}),
+    ("deprecations", {"release": ("name", ("Release",)), "library": ("name", ("Library",)),
+                      "name": ("name", ())}),
 ])
 def test_issue13_param_kind_read_from_the_note(query, kinds):
     assert {p.name: (p.kind, p.labels) for p in get_query(query).params} == kinds

@@ -111,7 +111,8 @@ NAMED_ROWS = [
         *ANNOUNCED,
         ["PyTorch/XLA", "PyTorch/XLA 1.5", "2020-04-21", TITLE_LIBRARIES, URL_LIBRARIES],
         ["torchvision", "torchvision 0.6", "2020-04-21", TITLE_LIBRARIES, URL_LIBRARIES]]),
-    ("deprecations", {"release": "PyTorch 2.2"}, [DEPRECATED]),
+    ("deprecations", {"release": "PyTorch 2.2", "library": "PyTorch", "name": "macOS x86"},
+     [DEPRECATED]),
     ("deprecations", {}, [
         DEPRECATED,
         ["torchvision", "torchvision 0.6", "REMOVES", "Release", "Python 2",
