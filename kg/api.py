@@ -262,8 +262,14 @@ class Graph:
     def ask(self, question: str) -> Answer:
         """A question in plain English, mapped onto a named query and run
         (:mod:`ptkg.ask`); an unmapped question gives an :class:`Answer` without a result and
-        with the closest question shapes."""
+        with the closest question shapes, or, when it names something the graph does not have
+        ("Which posts mention GB300?"), raises :class:`~ptkg.explore.NotFoundError` with the
+        closest names."""
         mapping = self.mapper().map(question)
+        if mapping.query is None and mapping.unknown:  # "Which posts mention GB300?"
+            from .named_queries import store_names
+
+            store_names(self.store).resolve(mapping.unknown[0])  # raises, with the closest
         if mapping.query is None:
             return Answer(mapping, None)
         result = self.run(mapping.query, mapping.params)

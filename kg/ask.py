@@ -188,6 +188,7 @@ SHAPES: dict[str, dict] = {
             (_words("made", "by"), 3), ([{"LOWER": "behind"}], 5),
             ([_word(r"^(collaborat\w*|partner\w*)$")], 4),
             ([_word(r"^(work|worked|working|teamed)$"), {"LOWER": "with"}], 3),
+            ([_word(r"^(work|works|worked|working)$"), {"LOWER": "on"}], 2),
             ([_word(r"^(organizations?|compan(y|ies))$")], 1),
         ]},
     "evidence": {
@@ -244,7 +245,7 @@ SHAPES: dict[str, dict] = {
         "triggers": [
             ([_word(r"^(hardware|devices?|platforms?|accelerators?|backends?|chips?|gpus?|"
                     r"operating)$")], 3),
-            ([_word(r"^(support\w*|run|runs|work|works)$")], 2),
+            ([_word(r"^(support\w*|run|runs|running)$")], 2),
         ]},
     "release-diff": {
         "example": "What changed between PyTorch 1.9 and 1.10?",
@@ -261,6 +262,7 @@ SHAPES: dict[str, dict] = {
                     r"links?)$")], 4),
             (_words("tell", "me", "about"), 4), (_words("know", "about"), 4),
             ([{"LOWER": "about"}], 1),
+            ([{"LOWER": {"IN": ["what", "who"]}}, {"LOWER": {"IN": ["is", "are", "'s"]}}], 1),
         ]},
 }
 
@@ -305,6 +307,8 @@ class MappedQuestion:
     #: what the question asks to have happened, as a column of the rows and the values that
     #: answer it ("When did FSDP become stable?": stability Stable); None: no outcome
     outcome: tuple[str, tuple[str, ...]] | None = None
+    #: words of an unmapped question that look like names the graph does not have ("GB300")
+    unknown: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"question": self.question, "query": self.query, "params": self.params,
@@ -498,7 +502,8 @@ class QuestionMapper:
             if best is None or (score, -order) > (best[0], -best[1]):
                 best = (score, order, query, params)
         if best is None:
-            return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
+            return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question),
+                                  unknown=_unknown_names(doc, mentions))
         return MappedQuestion(question, best[2], best[3], best[0], mentions,
                               also=_other_devices(best[2], best[3], mentions),
                               outcome=_outcome(best[2], mentions, doc))
@@ -756,6 +761,23 @@ def _pack_forms() -> list[tuple[str, str, str]]:
 _STOPWORDS = {"a", "an", "the", "is", "are", "was", "were", "what", "which", "who", "how",
               "in", "of", "on", "to", "for", "and", "or", "do", "does", "did", "i", "me",
               "there", "it", "that", "this", "with", "by", "be", "can", "each", "all"}
+
+
+def _unknown_names(doc, mentions: list[Mention]) -> list[str]:
+    """The words no mention covers that look like names: with a digit and a letter
+    ("GB300"), a capital after the first letter ("TorchFoo"), or a dot or underscore inside
+    ("torch.foo"); a capitalized word alone ("Paris") may be anything."""
+    taken = {i for m in mentions for i in range(m.start, m.end)}
+    found = []
+    for token in doc:
+        word = token.text.strip(".,;:?!()'\"")
+        if token.i in taken or len(word) < 2 or VERSION.match(word) or word.casefold() in (
+                *_STOPWORDS, *STABILITY_WORDS, *LABEL_WORDS):
+            continue
+        if ((any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+                or any(c.isupper() for c in word[1:]) or re.search(r"\w[._]\w", word)):
+            found.append(word)
+    return found
 
 
 def closest_shapes(question: str, n: int = 3) -> list[str]:

@@ -327,3 +327,16 @@ def test_issue12_a_thing_never_removed_says_so(handmade_graph_file):
     assert [row["change"] for row in answer.result] == ["DEPRECATES"]
     assert answer.result.gaps == ["not in the graph: no post says that macOS x86 was removed "
                                   "(the rows are deprecations)"]
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Which posts mention GB300?", "GB300"), ("what about torch.fxx", "torch.fxx"),
+    ("Tell me about TorchFoo", "TorchFoo")], ids=["digits", "dotted", "camel-case"])
+def test_issue12_a_question_naming_what_the_graph_lacks_is_an_error(handmade_graph_file,
+                                                                     question, name):
+    """An unmapped question that names something the graph does not have says so, with the
+    closest names when some look like it, and exits 1 (one that names nothing gets the
+    question shapes: test_issue13_cli_ask_unmapped_exits_1)."""
+    result = run("ask", question, "--graph", handmade_graph_file)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: no entity named {name!r} in the graph")
