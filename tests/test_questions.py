@@ -1,6 +1,6 @@
 """Issue 12: everyday questions answered right, or answered "not in this corpus".
 
-``tests/gold/questions.json`` holds 51 questions a user asks of the whole corpus (what a release
+``tests/gold/questions.json`` holds 53 questions a user asks of the whole corpus (what a release
 introduced and how stable each feature is, when a feature became stable, which releases support
 a device, what a release deprecated, which library releases shipped with a core release, who
 built what, what is part of what, which posts discuss something, what changed between two
