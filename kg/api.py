@@ -130,10 +130,11 @@ class Answer:
 
     def to_dict(self) -> dict:
         """``{"question", "mapped": bool, "query", "params", "closest": [question shapes],
-        "result": Result.to_dict() | null}``."""
+        "outcome": [column, [values]] | null, "result": Result.to_dict() | null}``."""
+        mapping = self.mapping.to_dict()
         return {"question": self.mapping.question, "mapped": self.mapped,
                 "query": self.mapping.query, "params": self.mapping.params,
-                "closest": self.mapping.closest,
+                "closest": self.mapping.closest, "outcome": mapping["outcome"],
                 "result": self.result.to_dict() if self.result is not None else None}
 
 
@@ -266,16 +267,16 @@ class Graph:
         ("Which posts mention GB300?"), raises :class:`~ptkg.explore.NotFoundError` with the
         closest names."""
         mapping = self.mapper().map(question)
-        if mapping.query is None and mapping.unknown:  # "Which posts mention GB300?"
-            from .named_queries import store_names
-
-            store_names(self.store).resolve(mapping.unknown[0])  # raises, with the closest
         if mapping.query is None:
+            for word in mapping.unknown:  # "Which posts mention GB300?"
+                self.mapper().index.resolve(word)  # a name the graph lacks raises
             return Answer(mapping, None)
         result = self.run(mapping.query, mapping.params)
         for params in mapping.also:  # "AMD GPUs / ROCm": the rows of each
             result = result.union(self.run(mapping.query, params), "hardware")
-        unmet = _unmet_outcome(mapping, result)
+        from .ask import unmet_outcome
+
+        unmet = unmet_outcome(mapping, result.columns, result.rows)
         if unmet:
             result.gaps.append(unmet)
         return Answer(mapping, result)
@@ -291,37 +292,6 @@ class Graph:
                      for u, v, key in graph.edges(keys=True) if key != "MENTIONS"}
             self._mapper = QuestionMapper(store_names(self.store), links)
         return self._mapper
-
-
-#: The change a question asks for, as the gap line says it: (its verb, what the rows are).
-_CHANGES = {"REMOVES": ("removes", "removed", "deprecations"),
-            "DEPRECATES": ("deprecates", "deprecated", "removals")}
-
-
-def _unmet_outcome(mapping: MappedQuestion, result: Result) -> str:
-    """A line that says the posts do not state what the question asks to have happened,
-    when the rows are about it but none holds it ("Has torch.compile become stable?": every
-    row Beta); "" otherwise."""
-    if mapping.outcome is None or not result.rows:
-        return ""
-    column, values = mapping.outcome
-    if column not in result.columns:
-        return ""
-    found = [row[result.columns.index(column)] for row in result.rows]
-    if any(value in values for value in found):
-        return ""
-    params = mapping.params
-    if values[0] in _CHANGES:
-        verb, past, rows = _CHANGES[values[0]]
-        said = (f"{params['name']} was {past}" if params.get("name") else
-                f"{params.get('release') or params.get('library') or 'a release'} {verb} "
-                f"anything")
-        return f"not in the graph: no post says that {said} (the rows are {rows})"
-    subject = next(iter(params.values()), None) or "any release"
-    if not any(found):
-        return f"not in the graph: no post states a stability for {subject}"
-    return (f"not in the graph: no post says that {subject} is {' or '.join(values)} in any "
-            f"release (the rows are every stability stated)")
 
 
 def open(target: str | Path | None = None, *,  # noqa: A001 - ptkg.open, like io.open

@@ -77,6 +77,11 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
 
 
+#: The words of a question that say something ends: deprecated, or removed.
+DEPRECATION_WORDS = r"deprecat\w*"
+REMOVAL_WORDS = r"remov\w*|drop|drops|dropped|dropping"
+
+
 def _word(regex: str) -> dict:
     return {"LOWER": {"REGEX": regex}}
 
@@ -119,8 +124,7 @@ SHAPES: dict[str, dict] = {
         "example": "What was deprecated in PyTorch 2.2?",
         "needs": (), "takes": ("release",),
         "triggers": [
-            ([_word(r"^deprecat\w*$")], 6), ([_word(r"^remov\w*$")], 6),
-            ([_word(r"^(drop|drops|dropped|dropping)$")], 5),
+            ([_word(rf"^({DEPRECATION_WORDS})$")], 6), ([_word(rf"^({REMOVAL_WORDS})$")], 6),
             (_words("no", "longer"), 5),
         ]},
     "features-by-release": {
@@ -183,12 +187,13 @@ SHAPES: dict[str, dict] = {
         "needs": (), "takes": ("organization", "name"),
         "triggers": [
             ([{"LOWER": "who"}, _word(r"^(built|build|builds|develop\w*|made|makes|make|"
-                                      r"maintain\w*|created|creates|contribut\w*)$")], 6),
+                                      r"maintain\w*|created|creates|contribut\w*|"
+                                      r"works?|worked|working)$")], 6),
             ([_word(r"^(built|build|develop\w*|maintain\w*|contribut\w*)$")], 3),
             (_words("made", "by"), 3), ([{"LOWER": "behind"}], 5),
             ([_word(r"^(collaborat\w*|partner\w*)$")], 4),
             ([_word(r"^(work|worked|working|teamed)$"), {"LOWER": "with"}], 3),
-            ([_word(r"^(work|works|worked|working)$"), {"LOWER": "on"}], 2),
+            ([_word(r"^(work|works|worked|working)$"), {"LOWER": "on"}], 1),
             ([_word(r"^(organizations?|compan(y|ies))$")], 1),
         ]},
     "evidence": {
@@ -236,8 +241,12 @@ SHAPES: dict[str, dict] = {
             ([_word(r"^(based|built|build|builds|building|modeled|modelled)$"),
               {"LOWER": {"IN": ["on", "upon", "atop"]}}], 6),
             (_words("on", "top", "of"), 6), (_words("inspired", "by"), 6),
-            ([_word(r"^(use|uses|used|using|leverag\w*|utiliz\w*|reli\w*|rely|depend\w*|"
-                    r"powered|underl\w*)$")], 4),
+            ([_word(r"^(relies|rely|relying|depends|depend|depending)$"),
+              {"LOWER": {"IN": ["on", "upon"]}}], 5),
+            (_words("under", "the", "hood"), 4), (_words("powered", "by"), 4),
+            ([_word(r"^(leverag\w*|utiliz\w*|underl\w*)$")], 3),
+            # below a stability's 3 and a posts word's 3: "stable enough to use?", "posts use X"
+            ([_word(r"^(use|uses|used|using)$")], 2),
         ]},
     "supported-hardware": {
         "example": "What hardware does ExecuTorch support?",
@@ -246,6 +255,7 @@ SHAPES: dict[str, dict] = {
             ([_word(r"^(hardware|devices?|platforms?|accelerators?|backends?|chips?|gpus?|"
                     r"operating)$")], 3),
             ([_word(r"^(support\w*|run|runs|running)$")], 2),
+            ([_word(r"^(work|works|working)$"), {"LOWER": "on"}], 2),  # not "work with"
         ]},
     "release-diff": {
         "example": "What changed between PyTorch 1.9 and 1.10?",
@@ -314,6 +324,7 @@ class MappedQuestion:
         return {"question": self.question, "query": self.query, "params": self.params,
                 "also": self.also, "score": self.score, "closest": self.closest,
                 "outcome": [self.outcome[0], list(self.outcome[1])] if self.outcome else None,
+                "unknown": self.unknown,
                 "mentions": [{"kind": m.kind, "value": m.value, "label": m.label,
                               "text": m.text} for m in self.mentions]}
 
@@ -547,7 +558,7 @@ class QuestionMapper:
         if query in ("neighbors", "posts-about", "part-of", "based-on"):
             return 1 if len(entities) == 1 else 0
         if query == "supported-hardware":
-            return 1 if len([m for m in entities if m.label not in DEVICE_LABELS]) == 1 else 0
+            return 1 if len(_supporters(entities)) == 1 else 0
         if query == "organizations":
             return 1 if entities else 0
         if query == "release-diff":
@@ -618,7 +629,7 @@ class QuestionMapper:
                 return None
             params["name"] = entities[0].value
         if query == "supported-hardware":  # what the one thing that is no device supports
-            supporters = [m for m in entities if m.label not in DEVICE_LABELS]
+            supporters = _supporters(entities)
             if len(supporters) != 1:
                 return None
             params["name"] = supporters[0].value
@@ -650,6 +661,11 @@ class QuestionMapper:
         return params
 
 
+def _supporters(entities: list[Mention]) -> list[Mention]:
+    """The entities that are no device: what supported-hardware asks about."""
+    return [m for m in entities if m.label not in DEVICE_LABELS]
+
+
 def _other_devices(query: str, params: dict[str, object],
                    mentions: list[Mention]) -> list[dict[str, object]]:
     """The parameters of a hardware query for each other device (or platform) the question
@@ -663,10 +679,10 @@ def _other_devices(query: str, params: dict[str, object],
     return [{**params, "hardware": other} for other in others]
 
 
-#: Words of a question that end something ("deprecated", "dropped"), and the words that may
-#: stand between them and what they end ("dropped support for Python 2").
-_ENDING = re.compile(r"^(deprecat\w*|remov\w*|drop|drops|dropped|dropping)$")
-_ENDING_GLUE = {"the", "a", "an", "its", "support", "for", "of"}
+#: Words of a question that end something ("deprecated", "dropped"), and the articles that
+#: may stand between them and what they end ("dropped the ...").
+_ENDING = re.compile(rf"^({DEPRECATION_WORDS}|{REMOVAL_WORDS})$")
+_ARTICLES = {"the", "a", "an", "its"}
 _BE = {"is", "was", "were", "are", "been", "be", "being", "get", "gets", "got"}
 
 
@@ -697,8 +713,10 @@ def _ended_here(doc, mention: Mention) -> bool:
     """Whether the words around a mention say it ends: "deprecated X", "dropped support for
     X", "X is deprecated"."""
     i = mention.start - 1
-    while i >= 0 and mention.start - i <= 3 and doc[i].lower_ in _ENDING_GLUE:
+    while i >= 0 and doc[i].lower_ in _ARTICLES:
         i -= 1
+    if i >= 1 and doc[i].lower_ in ("for", "of") and doc[i - 1].lower_ == "support":
+        i -= 2  # "dropped support for X", not "deprecated for PyTorch 2.2"
     if i >= 0 and _ENDING.match(doc[i].lower_):
         return True
     after = doc[mention.end].lower_ if mention.end < len(doc) else ""
@@ -709,7 +727,8 @@ def _ended_here(doc, mention: Mention) -> bool:
 #: Per query, the column of its rows that holds the outcome a question can ask for.
 OUTCOME_COLUMNS = {"feature-stability": "stability", "feature-lifecycle": "to_stability",
                    "deprecations": "change"}
-_REMOVAL = re.compile(r"^(remov\w*|drop|drops|dropped|dropping)$")
+_REMOVAL = re.compile(rf"^({REMOVAL_WORDS})$")
+_DEPRECATION = re.compile(rf"^({DEPRECATION_WORDS})$")
 
 
 def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, ...]] | None:
@@ -721,13 +740,49 @@ def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, 
         return None
     if query == "deprecations":
         words = {t.lower_ for t in doc}
-        removal = any(_REMOVAL.match(w) for w in words) or "longer" in words
-        deprecation = any(w.startswith("deprecat") for w in words)
+        removal = (any(_REMOVAL.match(w) for w in words)
+                   or _position(doc, [("no", "longer")]) is not None)
+        deprecation = any(_DEPRECATION.match(w) for w in words)
         if removal == deprecation:
             return None
         return column, ("REMOVES" if removal else "DEPRECATES",)
-    stabilities = tuple(dict.fromkeys(str(m.value) for m in mentions if m.kind == "stability"))
+    asked = [m for m in mentions if m.kind == "stability"]
+    to = [t.i for t in doc if t.lower_ == "to"]
+    if to and any(m.start > to[-1] for m in asked):  # "go from beta to stable": stable
+        asked = [m for m in asked if m.start > to[-1]]
+    stabilities = tuple(dict.fromkeys(str(m.value) for m in asked))
     return (column, stabilities) if stabilities else None
+
+
+#: The change a question asks for, as a gap line says it: (its verb, its past participle, what
+#: the rows are instead).
+_CHANGES = {"REMOVES": ("removes", "removed", "deprecations"),
+            "DEPRECATES": ("deprecates", "deprecated", "removals")}
+
+
+def unmet_outcome(mapping: MappedQuestion, columns: Sequence[str],
+                  rows: Sequence[Sequence[object]]) -> str:
+    """A line that says the posts do not state what the question asks to have happened,
+    when the rows are about it but none holds it ("Has torch.compile become stable?": every
+    row Beta); "" otherwise."""
+    if mapping.outcome is None or not rows or mapping.outcome[0] not in columns:
+        return ""
+    column, values = mapping.outcome
+    found = [row[list(columns).index(column)] for row in rows]
+    if any(value in values for value in found):
+        return ""
+    params = mapping.params
+    if values[0] in _CHANGES:
+        verb, past, instead = _CHANGES[values[0]]
+        said = (f"{params['name']} was {past}" if params.get("name") else
+                f"{params.get('release') or params.get('library') or 'a release'} {verb} "
+                f"anything")
+        return f"not in the graph: no post says that {said} (the rows are {instead})"
+    feature = params.get("feature")
+    if not any(found):
+        return f"not in the graph: no post states a stability for {feature}"
+    return (f"not in the graph: no post says that {feature} is {' or '.join(values)} in any "
+            f"release (the rows are every stability stated)")
 
 
 #: The words of "X is part of Y": what comes before them is the part, after them the whole.
@@ -765,8 +820,9 @@ _STOPWORDS = {"a", "an", "the", "is", "are", "was", "were", "what", "which", "wh
 
 def _unknown_names(doc, mentions: list[Mention]) -> list[str]:
     """The words no mention covers that look like names: with a digit and a letter
-    ("GB300"), a capital after the first letter ("TorchFoo"), or a dot or underscore inside
-    ("torch.foo"); a capitalized word alone ("Paris") may be anything."""
+    ("GB300"), a capital after a small letter ("TorchFoo"), or a dot or underscore inside
+    ("torch.foo"); a capitalized word ("Paris") or a plural of capitals ("GPUs") may be
+    anything."""
     taken = {i for m in mentions for i in range(m.start, m.end)}
     found = []
     for token in doc:
@@ -775,7 +831,7 @@ def _unknown_names(doc, mentions: list[Mention]) -> list[str]:
                 *_STOPWORDS, *STABILITY_WORDS, *LABEL_WORDS):
             continue
         if ((any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
-                or any(c.isupper() for c in word[1:]) or re.search(r"\w[._]\w", word)):
+                or re.search(r"[a-z][A-Z]", word) or re.search(r"\w[._]\w", word)):
             found.append(word)
     return found
 

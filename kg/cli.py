@@ -948,7 +948,8 @@ def ask(question, graph_path, fmt) -> None:
     """Answer a question in plain English with a named query (offline, no LLM).
 
     Prints the query it ran, the rows, and the evidence of each row. A question it cannot map
-    gets the three closest question shapes (exit 1).
+    gets the three closest question shapes (exit 1), or, when it names something the graph
+    does not have, an error with the closest names (exit 1).
 
     \b
     Example:

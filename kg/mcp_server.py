@@ -99,7 +99,8 @@ def build_server(graph: Graph):
     add(diff, "diff", "Two releases of one library, the older first: features new in b, "
         "promoted, demoted, and only in a, each with its evidence.")
     add(ask, "ask", "A question in plain English, mapped onto a named query (offline, "
-        "deterministic); an unmapped question gets the closest question shapes.")
+        "deterministic); an unmapped question gets the closest question shapes, or an error "
+        "with the closest names when it names something the graph does not have.")
     add(cypher, "cypher", "Read-only Cypher on the graph. Writes, LOAD CSV, procedures and "
         "administration are refused.")
     return server

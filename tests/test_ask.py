@@ -340,3 +340,38 @@ def test_issue12_a_question_naming_what_the_graph_lacks_is_an_error(handmade_gra
     result = run("ask", question, "--graph", handmade_graph_file)
     assert result.exit_code == 1
     assert result.output.startswith(f"Error: no entity named {name!r} in the graph")
+
+
+@pytest.mark.parametrize(("question", "query"), [
+    ("Is ZeroRedundancyOptimizer stable enough to use?", "feature-stability"),
+    ("Which posts use torch.fx?", "posts-about"),
+    ("What uses DeepSpeed?", "based-on"),
+    ("What does FSDP work on?", "supported-hardware"),
+    ("Which companies work on DeepSpeed?", "organizations"),
+    ("Who works on FSDP?", "organizations"),
+], ids=["stable-enough-to-use", "posts-use", "what-uses", "work-on-devices",
+        "companies-work-on", "who-works-on"])
+def test_issue12_use_and_work_on_go_where_the_question_asks(mapper, question, query):
+    """"use" asks what something builds on only when no stronger word asks for another query;
+    "work on" is a device question unless it asks who."""
+    assert mapper.map(question).query == query
+
+
+@pytest.mark.parametrize("question", ["Which GPUs are fastest?", "What are the new APIs?"])
+def test_issue12_plural_capitals_are_no_unknown_name(mapper, question):
+    found = mapper.map(question)
+    assert (found.query, found.unknown) == (None, [])
+
+
+@pytest.mark.parametrize(("question", "params"), [
+    ("What was deprecated for PyTorch 2.2?", {"release": "PyTorch 2.2"}),
+    ("Which release dropped support for Python 2?", {"name": "Python 2"}),
+], ids=["deprecated-for-release", "dropped-support-for"])
+def test_issue12_for_after_an_ending_word(mapper, question, params):
+    """"support for X" ends X; "deprecated for PyTorch 2.2" says whose deprecation it is."""
+    assert mapper.map(question).params == params
+
+
+def test_issue12_from_one_stability_to_another_asks_for_the_second(mapper):
+    found = mapper.map("When did ZeroRedundancyOptimizer go from beta to stable?")
+    assert found.outcome == ("stability", ("Stable",))

@@ -73,6 +73,9 @@ ROCM_SENTENCE = ("Starting in PyTorch 1.8, we have added support for ROCm wheels
                  "onboarding to using AMD GPUs.")
 MAC_COLLABORATION = ("In collaboration with the Metal engineering team at Apple, we are excited "
                      "to announce support for GPU-accelerated PyTorch training on Mac.")
+PYTHON2_REMOVED = ["torchvision", "torchvision 0.6", "REMOVES", "Release", "Python 2",
+                   ["For this release, all three domain libraries are removing support for "
+                    "Python2 and will support Python3 only."], [URL_LIBRARIES]]
 RELEASED_WITH_SENTENCE = ("We’re excited to share new releases for all three domain libraries "
                           "alongside PyTorch 1.5 and the rest of the library updates.")
 
@@ -113,11 +116,10 @@ NAMED_ROWS = [
         ["torchvision", "torchvision 0.6", "2020-04-21", TITLE_LIBRARIES, URL_LIBRARIES]]),
     ("deprecations", {"release": "PyTorch 2.2", "library": "PyTorch", "name": "macOS x86"},
      [DEPRECATED]),
-    ("deprecations", {}, [
-        DEPRECATED,
-        ["torchvision", "torchvision 0.6", "REMOVES", "Release", "Python 2",
-         ["For this release, all three domain libraries are removing support for Python2 and "
-          "will support Python3 only."], [URL_LIBRARIES]]]),
+    ("deprecations", {"name": "Python 2"}, [PYTHON2_REMOVED]),
+    ("deprecations", {"library": "torchvision"}, [PYTHON2_REMOVED]),
+    ("deprecations", {"release": "PyTorch 2.2", "name": "Python 2"}, []),
+    ("deprecations", {}, [DEPRECATED, PYTHON2_REMOVED]),
     ("evidence", {"source": "torchvision 0.6", "target": "PyTorch 1.5", "type": "RELEASED_WITH"},
      [["RELEASED_WITH", "Release", "Release", 1, [RELEASED_WITH_SENTENCE], [URL_LIBRARIES],
        ["released_with.core_release_post"]]]),
