@@ -25,7 +25,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
-from ptkg.schema import CORE_LIBRARY
+from ptkg.schema import CORE_LIBRARY, ENDINGS
 
 
 @dataclass(frozen=True)
@@ -494,8 +494,6 @@ def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
         or s.root.head.is_ancestor(trigger.root) or s.root.head == trigger.root)), None)
 
 
-#: The relation types of what a release ends.
-ENDINGS = ("DEPRECATES", "REMOVES")
 
 #: Words before a deprecated thing's name that are not part of it: "its official Anaconda channel".
 _NOT_OF_NAME = {"official", "new", "old", "older", "current", "existing", "historic", "custom",

@@ -34,7 +34,7 @@ from .errors import PtkgError
 from .explore import NotFoundError, find_nodes, resolve_node
 from .graph import node_id
 from .names import version_key
-from .schema import CORE_LIBRARY, STABILITIES, change
+from .schema import CORE_LIBRARY, ENDINGS, STABILITIES, change
 
 __all__ = ["Coverage", "NotFoundError", "ReleaseOrderError", "feature_lifecycle", "find_node",
            "gap_line", "graph_coverage", "release_coverage", "release_diff"]
@@ -68,6 +68,18 @@ class Statement:
 
 
 @dataclass(frozen=True)
+class Ending:
+    """A release's deprecation or removal of a thing: its DEPRECATES or REMOVES edge."""
+
+    change: str  # DEPRECATES or REMOVES
+    release: str
+    library: str
+    version: str
+    date: str | None
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
 class Change:
     """A promotion or demotion between two releases of one library."""
 
@@ -90,6 +102,7 @@ class Lifecycle:
     releases: list[Statement] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)  # one line per library with unlisted releases
+    endings: list[Ending] = field(default_factory=list)  # deprecations and removals, by date
 
     @property
     def promotions(self) -> list[Change]:
@@ -130,9 +143,11 @@ class ReleaseDiff:
     promoted: list[DiffEntry] = field(default_factory=list)
     demoted: list[DiffEntry] = field(default_factory=list)
     only_in_a: list[DiffEntry] = field(default_factory=list)
+    deprecated: list[DiffEntry] = field(default_factory=list)  # by b: features or anything else
+    removed: list[DiffEntry] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)  # a or b: no post lists its features
 
-    CATEGORIES = ("new", "promoted", "demoted", "only_in_a")
+    CATEGORIES = ("new", "promoted", "demoted", "only_in_a", "deprecated", "removed")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -294,7 +309,18 @@ def statements(graph: nx.MultiDiGraph, feature: str) -> list[Statement]:
     return sorted(found, key=_release_order)
 
 
-def _release_order(statement: Statement) -> tuple:
+def endings(graph: nx.MultiDiGraph, node: str) -> list[Ending]:
+    """The DEPRECATES and REMOVES edges into ``node``, ordered by library, then version."""
+    found = []
+    for release, _, key, edge in graph.in_edges(node, keys=True, data=True):
+        if key in ENDINGS:
+            data = graph.nodes[release]
+            found.append(Ending(key, data["name"], data.get("library", ""),
+                                data.get("version", ""), data.get("date"), _evidence(edge)))
+    return sorted(found, key=lambda e: (*_release_order(e), e.change))
+
+
+def _release_order(statement: Statement | Ending) -> tuple:
     return (statement.library.casefold(), statement.library, version_key(statement.version),
             statement.release)
 
@@ -344,7 +370,8 @@ def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
     libraries = sorted({graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
                         if key == "PART_OF"})
     return Lifecycle(data["name"], list(data.get("aliases", [])), data.get("stability"),
-                     libraries, history, changes(history), lifecycle_gaps(graph, history))
+                     libraries, history, changes(history), lifecycle_gaps(graph, history),
+                     endings(graph, node))
 
 
 def _feature_node(graph: nx.MultiDiGraph, name: str) -> str:
@@ -426,6 +453,10 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
         if feature not in introduced_b:
             diff.only_in_a.append(DiffEntry(graph.nodes[feature]["name"],
                                              edge.get("stability"), _evidence(edge)))
+    for _, ended, key, edge in graph.out_edges(node_b, keys=True, data=True):
+        if key in ENDINGS:
+            category = diff.deprecated if key == "DEPRECATES" else diff.removed
+            category.append(DiffEntry(graph.nodes[ended]["name"], None, _evidence(edge)))
     for category in ReleaseDiff.CATEGORIES:
         getattr(diff, category).sort(key=lambda e: (e.feature.casefold(), e.feature))
     return diff
@@ -455,7 +486,7 @@ def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
     lines.append(f"current stability: {lifecycle.stability or 'not stated'}")
     if not lifecycle.releases:
         lines.append("no release introduces it")
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *_endings_text(lifecycle.endings)]) + "\n"
     rows = []
     for statement in lifecycle.releases:
         cells = [statement.release, statement.date, statement.stability]
@@ -469,7 +500,20 @@ def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
         text = "; ".join(f"{c.from_release} {c.from_stability} -> {c.to_release} "
                          f"{c.to_stability}" for c in found)
         lines.append(f"{title}: {text or 'none'}")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_endings_text(lifecycle.endings)]) + "\n"
+
+
+def _endings_text(found: list[Ending]) -> list[str]:
+    """The deprecations and removals of a lifecycle, as a table after a title line."""
+    from .output import format_rows
+
+    if not found:
+        return ["deprecations and removals: none"]
+    rows = [[ending.change if i == 0 else "", ending.release if i == 0 else "",
+             ending.date if i == 0 else None, evidence.url, _short(evidence.sentence)]
+            for ending in found for i, evidence in enumerate(ending.evidence)]
+    return ["deprecations and removals:", format_rows(["change", "release", "date", "post",
+                                                  "evidence"], rows, "table").rstrip("\n")]
 
 
 def generate_diff_text(diff: ReleaseDiff) -> str:
@@ -477,11 +521,13 @@ def generate_diff_text(diff: ReleaseDiff) -> str:
     from .output import format_rows
 
     counts = [f"{len(diff.new)} new", f"{len(diff.promoted)} promoted",
-              f"{len(diff.demoted)} demoted", f"{len(diff.only_in_a)} only in {diff.a}"]
+              f"{len(diff.demoted)} demoted", f"{len(diff.only_in_a)} only in {diff.a}",
+              f"{len(diff.deprecated)} deprecated", f"{len(diff.removed)} removed"]
     lines = [f"{diff.a} -> {diff.b}: {', '.join(counts)}"]
     rows = []
     for category, title in (("new", "new"), ("promoted", "promoted"), ("demoted", "demoted"),
-                            ("only_in_a", f"only in {diff.a}")):
+                            ("only_in_a", f"only in {diff.a}"), ("deprecated", "deprecated"),
+                            ("removed", "removed")):
         for entry in getattr(diff, category):
             stability = entry.stability
             if entry.previous_stability:

@@ -43,6 +43,8 @@ LABELS: dict[str, Label] = {label.name: label for label in (
 #: How the pages draw a label the contract does not have.
 OTHER_LABEL = Label("", color="#444444")
 ANY = frozenset(LABELS) - {"Post"}
+#: The relationship types of what a release ends.
+ENDINGS = ("DEPRECATES", "REMOVES")
 #: The labels of what something runs on or supports (a SUPPORTS target).
 DEVICE_LABELS = ("Hardware", "Platform")
 

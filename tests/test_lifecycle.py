@@ -480,7 +480,7 @@ def test_lifecycle_command_table(hand_graph_file):
     assert lines[7:] == [
         "promotions: PyTorch 1.8 Prototype -> PyTorch 1.9 Beta; "
         "PyTorch 1.9 Beta -> PyTorch 1.10 Stable",
-        "demotions: none"]
+        "demotions: none", "deprecations and removals: none"]
 
 
 def test_lifecycle_command_json(hand_graph_file, hand_graph):
@@ -504,8 +504,8 @@ def test_lifecycle_command_handmade_issue_example(handmade_graph_file):
     row = next(line for line in lines if line.startswith("PyTorch 1.8 "))
     assert row.split()[2:5] == ["2021-03-04", "Beta", URL_18]
     assert "[Beta] Python code Transformations with FX" in row
-    assert lines[-2:] == ["promotions: PyTorch 1.8 Beta -> PyTorch 1.10 Stable",
-                          "demotions: none"]
+    assert lines[-3:] == ["promotions: PyTorch 1.8 Beta -> PyTorch 1.10 Stable",
+                          "demotions: none", "deprecations and removals: none"]
 
 
 def test_lifecycle_command_handmade_readme_example(handmade_graph_file):
@@ -524,7 +524,7 @@ def test_lifecycle_command_handmade_readme_example(handmade_graph_file):
     assert lines[7:] == [
         "promotions: PyTorch 1.8 Prototype -> PyTorch 1.9 Beta; "
         "PyTorch 1.9 Beta -> PyTorch 1.10 Stable",
-        "demotions: none"]
+        "demotions: none", "deprecations and removals: none"]
 
 
 def test_diff_command_table(hand_graph_file):
@@ -533,7 +533,7 @@ def test_diff_command_table(hand_graph_file):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == ("PyTorch 1.9 -> PyTorch 1.10: 1 new, 3 promoted, 1 demoted, "
-                        "1 only in PyTorch 1.9")
+                        "1 only in PyTorch 1.9, 0 deprecated, 0 removed")
     assert re.split(r"\s{2,}", lines[1]) == ["change", "feature", "stability", "post",
                                               "evidence"]
     rows = [re.split(r"\s{2,}", line) for line in lines[3:]]
@@ -601,3 +601,40 @@ def test_lifecycle_doctests(module):
 
     results = doctest.testmod(importlib.import_module(module))
     assert (results.failed, results.attempted > 0) == (0, True)
+
+
+def test_release_diff_lists_what_b_deprecates(handmade_graph, handmade_graph_file):
+    """Issue 12: ``ptkg diff`` shows the deprecations and removals of b, of any label."""
+    diff = release_diff(handmade_graph, "PyTorch 1.12", "PyTorch 2.2")
+    assert [(e.feature, e.evidence[0].url) for e in diff.deprecated] == [
+        ("macOS x86", "https://pytorch.org/blog/pytorch2-2/")]
+    assert diff.removed == []
+    result = run("diff", "PyTorch 1.12", "PyTorch 2.2", "--graph", handmade_graph_file,
+                 catch=False)
+    assert "1 deprecated, 0 removed" in result.stdout.splitlines()[0]
+    assert any(re.split(r"\s{2,}", line)[:2] == ["deprecated", "macOS x86"]
+               for line in result.stdout.splitlines())
+
+
+def test_lifecycle_shows_deprecations_and_removals(tmp_path):
+    """Issue 12: ``ptkg lifecycle`` shows which releases deprecated or removed the feature, with
+    the sentence and the post, in version order, after its stability history."""
+    flag = Entity("Feature", "volatile flag")
+    posts = [PostFacts(f"{BLOG}pytorch-{v}/", f"PyTorch {v}", date, None,
+                       [Mention(Entity("Release", f"PyTorch {v}"), f"PyTorch {v}", 0, 11)],
+                       [Fact(key, Entity("Release", f"PyTorch {v}"), flag, "test.rule", 0, 9,
+                             sentence, stability)])
+             for v, date, key, sentence, stability in [
+                 ("0.3", "2017-12-05", "INTRODUCES", "[Beta] volatile", "Beta"),
+                 ("0.4", "2018-04-22", "DEPRECATES", "volatile is deprecated", None),
+                 ("1.0", "2018-12-07", "REMOVES", "volatile is gone", None)]]
+    lifecycle = feature_lifecycle(build_graph(posts), "volatile flag")
+    assert [(e.change, e.release, e.evidence[0].sentence) for e in lifecycle.endings] == [
+        ("DEPRECATES", "PyTorch 0.4", "volatile is deprecated"),
+        ("REMOVES", "PyTorch 1.0", "volatile is gone")]
+    path = tmp_path / "graph.json"
+    write_graph(build_graph(posts), path)
+    lines = run("lifecycle", "volatile flag", "--graph", path, catch=False).stdout.splitlines()
+    at = lines.index("deprecations and removals:")
+    assert [line.split()[:3] for line in lines[at + 3:]] == [
+        ["DEPRECATES", "PyTorch", "0.4"], ["REMOVES", "PyTorch", "1.0"]]
