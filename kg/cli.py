@@ -693,7 +693,8 @@ def _echo_json(data) -> None:
 @report_format_option
 @translate_errors
 def lifecycle(name, graph_path, fmt) -> None:
-    """Show a feature's stability in every release that introduces it, and its promotions.
+    """Show a feature's stability in every release that introduces it, its promotions, and
+    the releases that deprecate or remove it.
 
     \b
     Example:
@@ -717,7 +718,8 @@ def lifecycle(name, graph_path, fmt) -> None:
 @report_format_option
 @translate_errors
 def diff(a, b, graph_path, fmt) -> None:
-    """Compare two releases of a library: new, promoted, demoted features and those only in A.
+    """Compare two releases of a library: new, promoted, demoted features, those only in A,
+    and what B deprecates or removes.
 
     \b
     Example:

@@ -95,9 +95,11 @@ def build_server(graph: Graph):
     add(show, "show", "An entity by any of its names: properties, aliases, every relation "
         "with its evidence sentences and post URLs.")
     add(lifecycle, "lifecycle", "A feature in every release that introduces it, in version "
-        "order, with the stability each stated, its evidence, promotions and demotions.")
+        "order, with the stability each stated, its evidence, promotions and demotions, and "
+        "the releases that deprecate or remove it.")
     add(diff, "diff", "Two releases of one library, the older first: features new in b, "
-        "promoted, demoted, and only in a, each with its evidence.")
+        "promoted, demoted, only in a, and what b deprecates or removes, each with its "
+        "evidence.")
     add(ask, "ask", "A question in plain English, mapped onto a named query (offline, "
         "deterministic); an unmapped question gets the closest question shapes, or an error "
         "with the closest names when it names something the graph does not have.")
