@@ -132,9 +132,8 @@ class Answer:
         """``{"question", "mapped": bool, "query", "params", "closest": [question shapes],
         "outcome": [column, [values]] | null, "result": Result.to_dict() | null}``."""
         mapping = self.mapping.to_dict()
-        return {"question": self.mapping.question, "mapped": self.mapped,
-                "query": self.mapping.query, "params": self.mapping.params,
-                "closest": self.mapping.closest, "outcome": mapping["outcome"],
+        return {"question": mapping["question"], "mapped": self.mapped,
+                **{key: mapping[key] for key in ("query", "params", "closest", "outcome")},
                 "result": self.result.to_dict() if self.result is not None else None}
 
 

@@ -827,8 +827,9 @@ def _unknown_names(doc, mentions: list[Mention]) -> list[str]:
     found = []
     for token in doc:
         word = token.text.strip(".,;:?!()'\"")
-        if token.i in taken or len(word) < 2 or VERSION.match(word) or word.casefold() in (
-                *_STOPWORDS, *STABILITY_WORDS, *LABEL_WORDS):
+        if (token.i in taken or len(word) < 2 or VERSION.match(word)
+                or word.casefold() in _STOPWORDS or word.casefold() in STABILITY_WORDS
+                or word.casefold() in LABEL_WORDS):
             continue
         if ((any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
                 or re.search(r"[a-z][A-Z]", word) or re.search(r"\w[._]\w", word)):

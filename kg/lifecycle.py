@@ -130,6 +130,7 @@ class DiffEntry:
     previous_stability: str | None = None  # as of a (promoted, demoted)
     previous_release: str | None = None  # the release that stated it
     previous_evidence: tuple[Evidence, ...] = ()
+    label: str = "Feature"  # what b deprecates or removes may be a platform, a release, ...
 
 
 @dataclass
@@ -456,7 +457,8 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
     for _, ended, key, edge in graph.out_edges(node_b, keys=True, data=True):
         if key in ENDINGS:
             category = diff.deprecated if key == "DEPRECATES" else diff.removed
-            category.append(DiffEntry(graph.nodes[ended]["name"], None, _evidence(edge)))
+            category.append(DiffEntry(graph.nodes[ended]["name"], None, _evidence(edge),
+                                      label=graph.nodes[ended]["label"]))
     for category in ReleaseDiff.CATEGORIES:
         getattr(diff, category).sort(key=lambda e: (e.feature.casefold(), e.feature))
     return diff

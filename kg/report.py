@@ -221,10 +221,10 @@ def _release_report(graph: nx.MultiDiGraph, before: str, node: str,
         getattr(report, category).extend(
             Item(e.feature, "Feature", e.stability, e.previous_stability, e.previous_release,
                  e.evidence) for e in getattr(diff, category))
-    for key, category in (("DEPRECATES", "deprecated"), ("REMOVES", "removed")):
-        found = [Item(graph.nodes[v]["name"], graph.nodes[v]["label"], evidence=_evidence(edge))
-                 for _, v, k, edge in graph.out_edges(node, keys=True, data=True) if k == key]
-        getattr(report, category).extend(sorted(found, key=_item_key))
+    for category in ("deprecated", "removed"):
+        getattr(report, category).extend(sorted(
+            (Item(e.feature, e.label, evidence=e.evidence) for e in getattr(diff, category)),
+            key=_item_key))
     report.supports = sorted((Item(graph.nodes[v]["name"], graph.nodes[v]["label"],
                                    evidence=_evidence(edge))
                               for v, edge in _supports(graph, node).items() if v not in supported),
