@@ -398,7 +398,7 @@ def row_evidence(graph: nx.MultiDiGraph, anchors: Sequence[str],
     for row in rows:
         named = [n for value in row if isinstance(value, str) for n in index.by_name(value)]
         candidates = list(dict.fromkeys([*named, *anchors]))
-        entries: list[tuple[int, dict]] = []
+        entries: list[tuple[tuple[bool, int], dict]] = []
         for u in candidates:
             for v in candidates:
                 if u == v or (u not in named and v not in named and named):
@@ -406,9 +406,12 @@ def row_evidence(graph: nx.MultiDiGraph, anchors: Sequence[str],
                 for key, data in succ.get(u, {}).get(v, {}).items():
                     if key == "MENTIONS" or not data.get("evidence"):
                         continue
+                    # An edge between two of the row's own entities comes first: the
+                    # row's PyTorch 2.10 before the asked PyTorch 2.12.
+                    rank = (u not in named or v not in named, -int(data.get("count", 1) or 1))
                     for sentence, url in zip(data.get("evidence", []), data.get("sources", []),
                                              strict=False):
-                        entries.append((-int(data.get("count", 1) or 1), {
+                        entries.append((rank, {
                             "relation": data.get("type", key),
                             "source": graph.nodes[u].get("name"),
                             "target": graph.nodes[v].get("name"),

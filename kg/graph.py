@@ -28,7 +28,7 @@ from .files import write_atomic
 from .names import version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver, hardware_key, pack_families
-from .schema import DEVICE_LABELS, RELATION_TYPES, stability_rank
+from .schema import DEVICE_LABELS, ENDINGS, RELATION_TYPES, stability_rank
 
 if TYPE_CHECKING:
     from .curation import Curation
@@ -61,6 +61,7 @@ def build_graph(results: Iterable[PostFacts],
     _add_deprecated(graph)
     _finish_lists(graph)
     _add_devices(graph)
+    _add_stated_in(graph)
     return graph
 
 
@@ -285,6 +286,27 @@ def _add_devices(graph: nx.MultiDiGraph) -> None:
             devices = sorted({name for name, posts in supports if posts & said})
             if devices:
                 data["devices"] = "|" + "|".join(devices) + "|"
+
+
+def _add_stated_in(graph: nx.MultiDiGraph) -> None:
+    """A DEPRECATES or REMOVES edge's ``stated_in``: the releases announced by a post that
+    states it without announcing its release, between bars as ``devices`` is.
+
+    The 2.12 post looks back: "Torchscript was deprecated in 2.10". That fact is PyTorch 2.10's,
+    and "What does PyTorch 2.12 deprecate?" shows it too, as what its post says. A post that
+    announces several releases (torchvision 0.6 and PyTorch/XLA 1.5) does not look back.
+    """
+    announced: dict[str, set[str]] = {}
+    for post, release, key in graph.edges(keys=True):
+        if key == "ANNOUNCES":
+            announced.setdefault(graph.nodes[post]["url"], set()).add(graph.nodes[release]["name"])
+    for release, _, key, data in graph.edges(keys=True, data=True):
+        if key in ENDINGS:
+            name = graph.nodes[release]["name"]
+            others = set().union(*(announced.get(url, set()) for url in data["sources"]
+                                   if name not in announced.get(url, ())))
+            if others:
+                data["stated_in"] = "|" + "|".join(sorted(others)) + "|"
 
 
 def _introductions(graph: nx.MultiDiGraph) -> dict[str, list[dict]]:

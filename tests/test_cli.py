@@ -26,6 +26,7 @@ PARAM_QUERY = ("MATCH (r:Release)-[i:INTRODUCES]->(f:Feature) WHERE r.name = $re
 URL_18 = "https://pytorch.org/blog/pytorch-1.8-released/"
 URL_110 = "https://pytorch.org/blog/pytorch-1.10-released/"
 URL_22 = "https://pytorch.org/blog/pytorch2-2/"
+URL_28 = "https://pytorch.org/blog/pytorch-2-8/"
 GOOD_ROW = '{"url": "https://pytorch.org/blog/a/", "text": "PyTorch 1.8 adds torch.fx."}'
 COMMANDS = sorted(main.commands)
 
@@ -169,7 +170,7 @@ def test_stats_counts_nodes_and_edges(handmade_graph_file, handmade_graph):
         "nodes: Feature 9, Hardware 5, Library 6, Model 2, Organization 2, Platform 2, Post 8, "
         "Release 10",
         "edges: ANNOUNCES 7, BASED_ON 1, DEPRECATES 1, DEVELOPED_BY 3, HAS_RELEASE 10, "
-        "INTRODUCES 12, MENTIONS 45, PART_OF 1, PRECEDES 6, RELEASED_WITH 2, REMOVES 1, "
+        "INTRODUCES 12, MENTIONS 47, PART_OF 1, PRECEDES 6, RELEASED_WITH 2, REMOVES 1, "
         "SAME_AS 1, SUPPORTS 6, VARIANT_OF 1"]
 
 
@@ -257,16 +258,18 @@ def test_show_says_why_a_product_is_a_variant_of_its_family(tmp_path):
 
 
 def test_show_lists_every_read_of_a_relation(handmade_graph_file):
-    """A relation read twice (the 2.2 post says it twice) shows both sentences."""
+    """A relation read three times (the 2.2 post says it twice, the 2.8 post looks back at it)
+    shows every sentence."""
     result = run("show", "macOS x64", "--graph", handmade_graph_file, catch=False)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[:4] == ["Platform: macOS x86", "  aliases: macOS x64", "  mentions: 2",
-                         "  <- DEPRECATES Release:PyTorch 2.2"]
-    assert lines[4:8:2] == 2 * ['      "Please note that we are [deprecating macOS x86 support]'
+    assert lines[:6] == ["Platform: macOS x86", "  aliases: macOS x64", "  mentions: 3",
+                         "  <- DEPRECATES Release:PyTorch 2.2",
+                         '      "macOS x86 support was deprecated in 2.2."', f"        {URL_28}"]
+    assert lines[6:10:2] == 2 * ['      "Please note that we are [deprecating macOS x86 support]'
                                 "(https://github.com/pytorch/pytorch/issues/114602), and PyTorch "
                                 '2.2.x will be the last version that supports macOS x64."']
-    assert lines[5:9:2] == 2 * [f"        {URL_22}"]
+    assert lines[7:11:2] == 2 * [f"        {URL_22}"]
 
 
 @pytest.mark.parametrize("name", ["FX", "TORCH.FX", "`torch.fx`"])

@@ -196,6 +196,17 @@ def test_build_graph_a_release_supports_what_its_own_post_says_its_feature_suppo
     assert edge["devices"] == "|GPU|"
 
 
+def test_build_graph_a_deprecation_is_stated_in_the_later_releases_whose_posts_say_it(
+        handmade_graph):
+    """A DEPRECATES edge's ``stated_in``: the releases other than its own whose announcement
+    states it (the 2.8 post looks back at 2.2's macOS x86); deprecations reads it."""
+    edges = {(u, v): d.get("stated_in") for u, v, k, d in handmade_graph.edges(keys=True, data=True)
+             if k in ("DEPRECATES", "REMOVES")}
+    assert edges == {
+        (node_id("Release", "PyTorch 2.2"), node_id("Platform", "macOS x86")): "|PyTorch 2.8|",
+        (node_id("Release", "torchvision 0.6"), node_id("Release", "Python 2")): None}
+
+
 def test_build_graph_same_fact_twice_is_one_edge():
     source, target = release("PyTorch 1.8"), Entity("Hardware", "ROCm")
     posts = [post_facts(slug, [mention("Release", "PyTorch 1.8"), mention("Hardware", "ROCm")],

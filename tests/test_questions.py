@@ -126,9 +126,6 @@ XFAIL: dict[str, str] = {
            "gives 1.6, 1.7 (no stability column), 1.9, and lacks torchaudio 0.6/0.9, "
            "torchcsprng 0.2, 2.5, 2.6",
     # -- deprecations
-    "q28": "query: deprecations filters on the asked release, so PyTorch 2.10 DEPRECATES "
-           "TorchScript (in the graph, read from the 2.12 post) is not in the answer; the three "
-           "2.12 items are found",
     "q31": "naming: the removal the gold calls 'Sox I/O backend file-like object support' is "
            "read from 'Sox I/O backend no longer supports file-like objects' as "
            "'file-like objects'; FFmpeg 4.3, 4.2 and 4.1 are found",

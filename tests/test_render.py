@@ -244,9 +244,9 @@ def test_select_subgraph_release_and_labels(handmade_graph):
 
 
 def test_select_subgraph_min_mentions_keeps_posts_but_not_the_orphans_it_makes(handmade_graph):
-    selected = select_subgraph(handmade_graph, min_mentions=3)
+    selected = select_subgraph(handmade_graph, min_mentions=4)
     kept = {n for n, d in handmade_graph.nodes(data=True)
-            if d["label"] == "Post" or d["mentions"] >= 3}
+            if d["label"] == "Post" or d["mentions"] >= 4}
     linked = {n for u, v in handmade_graph.subgraph(kept).edges() if u != v for n in (u, v)}
     assert set(selected) == kept & linked
     assert {d["label"] for n, d in handmade_graph.nodes(data=True) if n in kept - linked} == {

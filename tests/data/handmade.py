@@ -25,8 +25,9 @@ What it holds (44 nodes, every label and relationship type of the contract):
 - the PyTorch 2.2 post: AOTInductor Beta; macOS x86 deprecated (the sentence is there twice);
 - the PyTorch/XLA FSDP post (no date in the corpus): FSDP part of PyTorch/XLA, for TPUs;
 - the PyTorch 2.8 post, **hand-written**: the corpus has no post of the 2.8 era, the first
-  that states ``API-Unstable``, so its three lines are written here (:data:`TEXT_28`) in the
-  style of that post's ``## API-UNSTABLE Features`` section.
+  that states ``API-Unstable``, so its lines are written here (:data:`TEXT_28`) in the
+  style of that post's ``## API-UNSTABLE Features`` section, with a look back at the macOS x86
+  deprecation of 2.2 (:data:`LOOK_BACK_28`), as the 2.12 post looks back at 2.10's.
 
 Every other sentence is copied from ``tests/data/corpus/pytorch_blog.jsonl`` (the post's text
 as ``ptkg.readers`` reads it) and stands at the offsets given here. A fact's rule is the
@@ -58,8 +59,11 @@ URL_28 = BLOG + "pytorch-2-8/"
 #: The posts whose text is not in the corpus: their text, written here.
 TEXT_28 = ("We are excited to announce the release of PyTorch 2.8!\n\n"
            "## API-UNSTABLE Features\n\n"
-           "### [API-Unstable] Control Flow Operator Library\n")
+           "### [API-Unstable] Control Flow Operator Library\n\n"
+           "## Deprecations\n\n"
+           "macOS x86 support was deprecated in 2.2.\n")
 HANDWRITTEN = {URL_28: TEXT_28}
+LOOK_BACK_28 = "macOS x86 support was deprecated in 2.2."
 
 ZERO_18 = ("(Prototype) ZeroRedundancyOptimizer** - Based on and in partnership with the "
            "Microsoft DeepSpeed team, this feature helps reduce per-process memory footprint by "
@@ -313,7 +317,8 @@ def fsdp_post() -> PostFacts:
 
 
 def release_28() -> PostFacts:
-    """Hand-written (see :data:`TEXT_28`): the one API-Unstable feature."""
+    """Hand-written (see :data:`TEXT_28`): the one API-Unstable feature, and a look back at
+    2.2's deprecation of macOS x86, as the 2.12 post looks back at 2.10's of TorchScript."""
     title = "PyTorch 2.8 Release Blog"
     heading = "[API-Unstable] Control Flow Operator Library"
     feature = "Control Flow Operator Library"
@@ -321,10 +326,13 @@ def release_28() -> PostFacts:
         title_fact(URL_28, title, "PyTorch 2.8"),
         fact("INTRODUCES", e("Release", "PyTorch 2.8"), e("Feature", feature),
              "introduces.marked_heading", TEXT_28.index(heading), heading, "API-Unstable"),
+        fact("DEPRECATES", e("Release", "PyTorch 2.2"), e("Platform", "macOS x86"),
+             "handmade.deprecates", TEXT_28.index(LOOK_BACK_28), LOOK_BACK_28),
     ]
     mentions = [
         mention("Release", "PyTorch 2.8", "PyTorch 2.8", TEXT_28.index("PyTorch 2.8")),
         mention("Feature", feature, feature, TEXT_28.index(feature)),
+        mention("Platform", "macOS x86", "macOS x86", TEXT_28.index("macOS x86")),
     ]
     return PostFacts(URL_28, title, "2025-08-06", None, mentions, facts)
 

@@ -51,8 +51,10 @@ ANNOUNCED = [
 MACOS_X86 = ("Please note that we are [deprecating macOS x86 support]"
              "(https://github.com/pytorch/pytorch/issues/114602), and PyTorch 2.2.x will be the "
              "last version that supports macOS x64.")
+LOOK_BACK_28 = "macOS x86 support was deprecated in 2.2."
 DEPRECATED = ["PyTorch", "PyTorch 2.2", "DEPRECATES", "Platform", "macOS x86",
-              [MACOS_X86, MACOS_X86], [URL_22, URL_22]]  # the post says it twice
+              [LOOK_BACK_28, MACOS_X86, MACOS_X86],  # the 2.2 post says it twice
+              [URL_28, URL_22, URL_22]]
 URL_FSDP = BLOG + "scaling-pytorch-models-on-cloud-tpus-with-fsdp/"
 ZERO_SENTENCE = ("(Prototype) ZeroRedundancyOptimizer** - Based on and in partnership with the "
                  "Microsoft DeepSpeed team, this feature helps reduce per-process memory "
@@ -119,6 +121,9 @@ NAMED_ROWS = [
     ("deprecations", {"name": "Python 2"}, [PYTHON2_REMOVED]),
     ("deprecations", {"library": "torchvision"}, [PYTHON2_REMOVED]),
     ("deprecations", {"release": "PyTorch 2.2", "name": "Python 2"}, []),
+    # the 2.8 post looks back at 2.2's deprecation: a row of 2.2 (d.stated_in)
+    ("deprecations", {"release": "PyTorch 2.8"}, [DEPRECATED]),
+    ("deprecations", {"release": "PyTorch 1.9"}, []),
     ("deprecations", {}, [DEPRECATED, PYTHON2_REMOVED]),
     ("evidence", {"source": "torchvision 0.6", "target": "PyTorch 1.5", "type": "RELEASED_WITH"},
      [["RELEASED_WITH", "Release", "Release", 1, [RELEASED_WITH_SENTENCE], [URL_LIBRARIES],
