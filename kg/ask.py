@@ -96,7 +96,7 @@ def _words(*words: str) -> list[dict]:
 SHAPES: dict[str, dict] = {
     "features-by-stability": {
         "example": "What became stable in PyTorch 2.1?",
-        "needs": ("release", "stability"), "takes": ("release", "stability"),
+        "needs": ("stability",), "takes": ("release", "stability"),
         "triggers": [
             ([_word(r"^(became|become|becomes|went|go|goes|graduat\w*|moved)$")], 2),
             ([{"LOWER": {"IN": ["stable", "beta", "prototype"]}},
@@ -656,6 +656,8 @@ class QuestionMapper:
             return None
         if query == "releases-of-library" and first("Release"):
             return None
+        if query == "features-by-stability" and any(m.label != "Release" for m in entities):
+            return None  # "When did FSDP become stable?" is about FSDP, not a list
         if query == "announcements" and first("Release", "Feature", "Hardware"):
             return None
         return params

@@ -89,7 +89,7 @@ def test_issue13_cli_ask_prints_query_rows_and_evidence(handmade_graph_file):
     lines = result.stdout.splitlines()
     assert lines[0] == ('query: ptkg queries run features-by-stability --param '
                         'release="PyTorch 1.10" --param stability="Stable"')
-    assert lines[1].split() == ["feature", "stability", "latest_stability"]
+    assert lines[1].split() == ["feature", "stability", "latest_stability", "release"]
     assert [line.split()[0] for line in lines[3:5]] == ["ZeroRedundancyOptimizer", "torch.fx"]
     assert lines[5] == "evidence:"
     assert lines[6].startswith("  row 1: PyTorch 1.10 -[INTRODUCES]-> ZeroRedundancyOptimizer: ")
@@ -160,6 +160,20 @@ def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
     assert (found.query, found.params) == ("features-by-stability",
                                            {"release": "PyTorch 2.8",
                                             "stability": "API-Unstable"})
+
+
+@pytest.mark.parametrize(("question", "query", "params"), [
+    ("Which features are API-Stable?", "features-by-stability", {"stability": "API-Stable"}),
+    ("Which features are in beta?", "features-by-stability", {"stability": "Beta"}),
+    ("When did torch.fx become stable?", "feature-stability", {"feature": "torch.fx"}),
+    ("Which stable features does PyTorch/XLA have?", "features-of-library",
+     {"library": "PyTorch/XLA"}),
+], ids=["api-stable", "in-beta", "feature-became", "library-features"])
+def test_issue12_a_stability_alone_asks_every_release(mapper, question, query, params):
+    """A stability with no release asks for the features every release gave it; a question
+    that names a feature or a library is about that, not a list of one stability."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == (query, params)
 
 
 @pytest.mark.parametrize(("question", "hardware"), [
