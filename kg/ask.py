@@ -80,6 +80,8 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 #: The words of a question that say something ends: deprecated, or removed.
 DEPRECATION_WORDS = r"deprecat\w*"
 REMOVAL_WORDS = r"remov\w*|drop|drops|dropped|dropping"
+#: What a question asks replaced a thing: no relation holds it, its deprecations' sentences may.
+REPLACEMENT_WORDS = r"replac\w*|successors?|instead"
 
 
 def _word(regex: str) -> dict:
@@ -125,7 +127,7 @@ SHAPES: dict[str, dict] = {
         "needs": (), "takes": ("release",),
         "triggers": [
             ([_word(rf"^({DEPRECATION_WORDS})$")], 6), ([_word(rf"^({REMOVAL_WORDS})$")], 6),
-            (_words("no", "longer"), 5),
+            (_words("no", "longer"), 5), ([_word(rf"^({REPLACEMENT_WORDS})$")], 6),
         ]},
     "features-by-release": {
         "example": "What's new in PyTorch 1.8?",
@@ -683,7 +685,7 @@ def _other_devices(query: str, params: dict[str, object],
 
 #: Words of a question that end something ("deprecated", "dropped"), and the articles that
 #: may stand between them and what they end ("dropped the ...").
-_ENDING = re.compile(rf"^({DEPRECATION_WORDS}|{REMOVAL_WORDS})$")
+_ENDING = re.compile(rf"^({DEPRECATION_WORDS}|{REMOVAL_WORDS}|{REPLACEMENT_WORDS})$")
 _ARTICLES = {"the", "a", "an", "its"}
 _BE = {"is", "was", "were", "are", "been", "be", "being", "get", "gets", "got"}
 
@@ -713,12 +715,15 @@ def _kind_of_versions(doc, mention: Mention) -> bool:
 
 def _ended_here(doc, mention: Mention) -> bool:
     """Whether the words around a mention say it ends: "deprecated X", "dropped support for
-    X", "X is deprecated"."""
+    X", "X is deprecated", "the replacement for X"."""
     i = mention.start - 1
     while i >= 0 and doc[i].lower_ in _ARTICLES:
         i -= 1
-    if i >= 1 and doc[i].lower_ in ("for", "of") and doc[i - 1].lower_ == "support":
-        i -= 2  # "dropped support for X", not "deprecated for PyTorch 2.2"
+    if i >= 1 and doc[i].lower_ in ("for", "of"):  # not "deprecated for PyTorch 2.2"
+        if doc[i - 1].lower_ == "support":
+            i -= 2  # "dropped support for X"
+        elif _REPLACEMENT.match(doc[i - 1].lower_):
+            i -= 1  # "the replacement for X", "instead of X"
     if i >= 0 and _ENDING.match(doc[i].lower_):
         return True
     after = doc[mention.end].lower_ if mention.end < len(doc) else ""
@@ -731,6 +736,9 @@ OUTCOME_COLUMNS = {"feature-stability": "stability", "feature-lifecycle": "to_st
                    "deprecations": "change"}
 _REMOVAL = re.compile(rf"^({REMOVAL_WORDS})$")
 _DEPRECATION = re.compile(rf"^({DEPRECATION_WORDS})$")
+_REPLACEMENT = re.compile(rf"^({REPLACEMENT_WORDS})$")
+#: The outcome of "What replaced TorchScript?": a change that no row of deprecations holds.
+REPLACED = "REPLACED_BY"
 
 
 def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, ...]] | None:
@@ -742,6 +750,8 @@ def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, 
         return None
     if query == "deprecations":
         words = {t.lower_ for t in doc}
+        if any(_REPLACEMENT.match(w) for w in words):
+            return column, (REPLACED,)
         removal = (any(_REMOVAL.match(w) for w in words)
                    or _position(doc, [("no", "longer")]) is not None)
         deprecation = any(_DEPRECATION.match(w) for w in words)
@@ -774,6 +784,9 @@ def unmet_outcome(mapping: MappedQuestion, columns: Sequence[str],
     if any(value in values for value in found):
         return ""
     params = mapping.params
+    if values[0] == REPLACED:
+        return (f"not in the graph as a relation: ptkg holds no replacements; what replaces "
+                f"{params.get('name') or 'it'} is in these sentences, if a post says it")
     if values[0] in _CHANGES:
         verb, past, instead = _CHANGES[values[0]]
         said = (f"{params['name']} was {past}" if params.get("name") else

@@ -328,12 +328,26 @@ def test_issue12_an_outcome_no_row_holds_is_said(handmade_graph_file, question, 
                                                    "release": "torchvision 0.6"}),
     ("What did PyTorch 2.2 deprecate?", {"release": "PyTorch 2.2"}),
     ("What did torchvision remove?", {"library": "torchvision"}),
-], ids=["passive", "object", "passive-with-release", "release-ends", "library-ends"])
+    ("What replaced macOS x86?", {"name": "macOS x86"}),
+    ("What should I use instead of macOS x86?", {"name": "macOS x86"}),
+    ("What is the replacement for Python 2?", {"name": "Python 2"}),
+], ids=["passive", "object", "passive-with-release", "release-ends", "library-ends",
+        "replaced", "instead-of", "replacement-for"])
 def test_issue12_what_ends_and_what_ends_it(mapper, question, params):
     """A deprecation question asks about what ends (after "deprecated", or "X is deprecated"),
     the release that ends it, or a library whose releases do."""
     found = mapper.map(question)
     assert (found.query, found.params) == ("deprecations", params)
+
+
+def test_issue12_a_replacement_is_no_relation_and_says_so(handmade_graph_file):
+    """'What replaced X?' shows X's deprecations, whose sentences may say, and that no
+    relation holds a replacement."""
+    answer = ptkg.open(handmade_graph_file).ask("What replaced macOS x86?")
+    assert [row["change"] for row in answer.result] == ["DEPRECATES"]
+    assert answer.result.gaps == ["not in the graph as a relation: ptkg holds no replacements; "
+                                  "what replaces macOS x86 is in these sentences, if a post "
+                                  "says it"]
 
 
 def test_issue12_a_thing_never_removed_says_so(handmade_graph_file):
