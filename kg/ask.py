@@ -499,6 +499,8 @@ class QuestionMapper:
         doc = self.nlp(text)
         mentions = self.mentions(doc)
         scores = self.triggers(doc)
+        if _asks_yes_or_no(doc, mentions):
+            scores["evidence"] = scores.get("evidence", 0) + YES_OR_NO_WEIGHT
         best: tuple[float, int, str, dict] | None = None
         for order, query in enumerate(SHAPES):
             params = self._fill(query, mentions, text, doc)
@@ -663,6 +665,23 @@ class QuestionMapper:
         if query == "announcements" and first("Release", "Feature", "Hardware"):
             return None
         return params
+
+
+#: "Does ExecuTorch support iOS?": a yes-or-no question about a relation between two entities
+#: asks for its evidence (none is the answer no, as far as the posts say), not for everything
+#: that supports iOS. Its weight outdoes a trigger word's ("support").
+_YES_OR_NO = {"does", "do", "did", "is", "are", "was", "were", "can", "has", "have"}
+_YES_OR_NO_RELATIONS = {"SUPPORTS", "PART_OF", "BASED_ON", "DEVELOPED_BY"}
+YES_OR_NO_WEIGHT = 5
+
+
+def _asks_yes_or_no(doc, mentions: list[Mention]) -> bool:
+    """Whether the question asks if one entity has a relation to another."""
+    entities = [m for m in mentions if m.kind == "entity"]
+    relation = next((t for pattern, t in RELATION_WORDS if pattern.search(doc.text.casefold())),
+                    None)
+    return (len(doc) > 0 and doc[0].lower_ in _YES_OR_NO and len(entities) == 2
+            and relation in _YES_OR_NO_RELATIONS)
 
 
 def _supporters(entities: list[Mention]) -> list[Mention]:

@@ -340,6 +340,25 @@ def test_issue12_what_ends_and_what_ends_it(mapper, question, params):
     assert (found.query, found.params) == ("deprecations", params)
 
 
+@pytest.mark.parametrize(("question", "query", "params"), [
+    ("Does PyTorch 1.12 support MPS?", "evidence",
+     {"source": "PyTorch 1.12", "target": "MPS", "type": "SUPPORTS"}),
+    ("Is FSDP part of PyTorch/XLA?", "evidence",
+     {"source": "FSDP", "target": "PyTorch/XLA", "type": "PART_OF"}),
+    ("Is ZeroRedundancyOptimizer based on DeepSpeed?", "evidence",
+     {"source": "ZeroRedundancyOptimizer", "target": "DeepSpeed", "type": "BASED_ON"}),
+    ("Was macOS x86 deprecated in PyTorch 2.2?", "deprecations",
+     {"name": "macOS x86", "release": "PyTorch 2.2"}),
+    ("Which releases support MPS?", "releases-supporting", {"hardware": "MPS"}),
+], ids=["does-support", "is-part-of", "is-based-on", "was-deprecated", "not-yes-or-no"])
+def test_issue12_a_yes_or_no_relation_question_asks_its_evidence(mapper, question, query,
+                                                                params):
+    """'Does X support Y?' asks whether the posts state that relation, not what supports Y;
+    a deprecation keeps its own query, which says what ended and when."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == (query, params)
+
+
 def test_issue12_a_replacement_is_no_relation_and_says_so(handmade_graph_file):
     """'What replaced X?' shows X's deprecations, whose sentences may say, and that no
     relation holds a replacement."""
