@@ -712,15 +712,19 @@ _BE = {"is", "was", "were", "are", "been", "be", "being", "get", "gets", "got"}
 def _ending_params(doc, entities: list[Mention]) -> dict[str, object]:
     """The deprecations query's parameters: the thing the question asks about the end of
     (``name``: "Is TorchScript deprecated?", "Which release dropped Python 2?", "Was CUDA
-    11.6 deprecated?"), the release that ends things ("What did PyTorch 2.2 deprecate?") and
-    the library whose releases do ("What did torchaudio remove?")."""
+    11.6 deprecated?"), the release that ends things ("What did PyTorch 2.2 deprecate?"), the
+    library whose releases do ("What did torchaudio remove?") and the library whose versions
+    end (``versions_of``: "Which CUDA versions were removed?")."""
     ended = next((m for m in entities if _ended_here(doc, m)), None)
     if ended is None and not any(m.label == "Release" for m in entities):
         # "TorchScript's deprecation"; not "Which CUDA versions did 1.13 deprecate?"
         ended = next((m for m in entities if m.label not in ("Release", "Library")
                       and not _kind_of_versions(doc, m)), None)
     rest = [m for m in entities if m is not ended]
+    versions = next((m for m in rest if _kind_of_versions(doc, m)), None)
+    rest = [m for m in rest if m is not versions]
     found = {"name": ended.value if ended else None,
+             "versions_of": versions.value if versions else None,
              "release": next((m.value for m in rest if m.label == "Release"), None),
              "library": next((m.value for m in rest if m.label == "Library"), None)}
     return {key: value for key, value in found.items() if value is not None}

@@ -1,8 +1,9 @@
 // name: deprecations
 // description: What releases deprecate or remove (features, libraries, hardware, platforms, releases), with the sentences and posts that say so.
-// param: release = "PyTorch 2.2"  (optional: one Release name; every release when absent)
-// param: library = "PyTorch"  (optional: a Library name: only its releases' deprecations)
-// param: name = "macOS x86"  (optional: an entity name, any label: only when it is what ends)
+// param: release = "PyTorch 1.5"  (optional: one Release name; every release when absent)
+// param: library = "torchvision"  (optional: a Library name: only its releases' deprecations)
+// param: name = "Python 2"  (optional: an entity name, any label: only when it is what ends)
+// param: versions_of = "Python"  (optional: a Library name: only its releases as what ends, "Which CUDA versions were removed?")
 //
 // Asked about a core release, the rows are also those of the library releases shipped with it
 // (RELEASED_WITH): "What did PyTorch 1.5 drop support for?" is Python 2, by PyTorch 1.5 and by
@@ -19,6 +20,7 @@ WHERE (($release IS NULL AND r.name = asked.name) OR asked.name = $release
            AND coalesce(d.stated_in, "") CONTAINS "|" + coalesce($release, "") + "|"))
   AND ($library IS NULL OR coalesce(r.library, "") = $library)
   AND ($name IS NULL OR coalesce(x.name, "") = $name)
+  AND ($versions_of IS NULL OR coalesce(x.library, "") = $versions_of)
 RETURN r.library AS library, r.name AS release, type(d) AS change, x.label AS label,
        x.name AS name, d.evidence AS sentences, d.sources AS posts
 ORDER BY library, r.version_order, change, label, name

@@ -328,11 +328,14 @@ def test_issue12_an_outcome_no_row_holds_is_said(handmade_graph_file, question, 
                                                    "release": "torchvision 0.6"}),
     ("What did PyTorch 2.2 deprecate?", {"release": "PyTorch 2.2"}),
     ("What did torchvision remove?", {"library": "torchvision"}),
+    ("Which Python versions were dropped?", {"versions_of": "Python"}),
+    ("Which Python versions did torchvision 0.6 remove?",
+     {"versions_of": "Python", "release": "torchvision 0.6"}),
     ("What replaced macOS x86?", {"name": "macOS x86"}),
     ("What should I use instead of macOS x86?", {"name": "macOS x86"}),
     ("What is the replacement for Python 2?", {"name": "Python 2"}),
 ], ids=["passive", "object", "passive-with-release", "release-ends", "library-ends",
-        "replaced", "instead-of", "replacement-for"])
+        "versions-of", "versions-of-a-release", "replaced", "instead-of", "replacement-for"])
 def test_issue12_what_ends_and_what_ends_it(mapper, question, params):
     """A deprecation question asks about what ends (after "deprecated", or "X is deprecated"),
     the release that ends it, or a library whose releases do."""

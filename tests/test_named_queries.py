@@ -601,7 +601,7 @@ def test_issue13_features_by_stability(store, release, stability, features):
     ("features-by-stability", {"release": ("name", ("Release",)),
                                "stability": ("stability", ())}),
     ("deprecations", {"release": ("name", ("Release",)), "library": ("name", ("Library",)),
-                      "name": ("name", ())}),
+                      "name": ("name", ()), "versions_of": ("name", ("Library",))}),
 ])
 def test_issue13_param_kind_read_from_the_note(query, kinds):
     assert {p.name: (p.kind, p.labels) for p in get_query(query).params} == kinds

@@ -124,6 +124,8 @@ NAMED_ROWS = [
     # the 2.8 post looks back at 2.2's deprecation: a row of 2.2 (d.stated_in)
     ("deprecations", {"release": "PyTorch 2.8"}, [DEPRECATED]),
     ("deprecations", {"release": "PyTorch 1.9"}, []),
+    ("deprecations", {"versions_of": "Python"}, [PYTHON2_REMOVED]),  # Python 2 is a Release
+    ("deprecations", {"versions_of": "PyTorch"}, []),
     ("deprecations", {}, [DEPRECATED, PYTHON2_REMOVED]),
     ("evidence", {"source": "torchvision 0.6", "target": "PyTorch 1.5", "type": "RELEASED_WITH"},
      [["RELEASED_WITH", "Release", "Release", 1, [RELEASED_WITH_SENTENCE], [URL_LIBRARIES],
