@@ -131,7 +131,7 @@ SHAPES: dict[str, dict] = {
         ]},
     "features-by-release": {
         "example": "What's new in PyTorch 1.8?",
-        "needs": ("release",), "takes": ("release",),
+        "needs": ("release",), "takes": ("release", "hardware"),
         "triggers": [
             ([{"LOWER": "new"}], 3),
             ([_word(r"^(introduc\w*|ship|ships|shipped|add|adds|added|bring|brings|brought|"
@@ -498,6 +498,8 @@ class QuestionMapper:
         text = question.replace("’", "'")
         doc = self.nlp(text)
         mentions = self.mentions(doc)
+        if _HOW_TO.match(text):  # instructions: no named query holds them
+            return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
         scores = self.triggers(doc)
         if _asks_yes_or_no(doc, mentions):
             scores["evidence"] = scores.get("evidence", 0) + YES_OR_NO_WEIGHT
@@ -567,6 +569,9 @@ class QuestionMapper:
             return 1 if entities else 0
         if query == "release-diff":
             return 1 if len(entities) == 2 else 0
+        if query == "features-by-release":  # a release, and perhaps the device asked for
+            devices = [e for e in entities if e.label in DEVICE_LABELS]
+            return 1 if len(entities) - len(devices) == 1 and len(devices) <= 1 else 0
         if query == "evidence":
             return 1 if len(entities) == 2 else 0
         if not entities:
@@ -666,6 +671,11 @@ class QuestionMapper:
             return None
         return params
 
+
+#: "How do I install CUDA drivers?", "How to use FSDP": a question for instructions, which the
+#: posts' facts do not hold (not "How stable is X?" nor "How did X change?").
+_HOW_TO = re.compile(r"\s*how\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\b",
+                     re.I)
 
 #: "Does ExecuTorch support iOS?": a yes-or-no question about a relation between two entities
 #: asks for its evidence (none is the answer no, as far as the posts say), not for everything

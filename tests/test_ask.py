@@ -168,10 +168,15 @@ def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
     ("When did torch.fx become stable?", "feature-stability", {"feature": "torch.fx"}),
     ("Which stable features does PyTorch/XLA have?", "features-of-library",
      {"library": "PyTorch/XLA"}),
-], ids=["api-stable", "in-beta", "feature-became", "library-features"])
+    ("What did PyTorch 1.10 add for CUDA?", "features-by-release",
+     {"release": "PyTorch 1.10", "hardware": "CUDA"}),
+    ("What's new in PyTorch 1.10?", "features-by-release", {"release": "PyTorch 1.10"}),
+], ids=["api-stable", "in-beta", "feature-became", "library-features", "release-for-device",
+        "release-alone"])
 def test_issue12_a_stability_alone_asks_every_release(mapper, question, query, params):
     """A stability with no release asks for the features every release gave it; a question
-    that names a feature or a library is about that, not a list of one stability."""
+    that names a feature or a library is about that, not a list of one stability; a release
+    and a device ask for the release's features for that device."""
     found = mapper.map(question)
     assert (found.query, found.params) == (query, params)
 

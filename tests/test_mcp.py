@@ -66,7 +66,7 @@ async def check_session(client, graph_file) -> None:
 
     found = (await client.call_tool("features_by_release",
                                     {"release": "pytorch v1.8"})).structured_content
-    assert found["params"] == {"release": "PyTorch 1.8"}
+    assert found["params"] == {"release": "PyTorch 1.8", "hardware": None}
     fx = next(i for i, row in enumerate(found["rows"]) if row["feature"] == "torch.fx")
     evidence = found["evidence"][fx][0]
     assert evidence["url"] == "https://pytorch.org/blog/pytorch-1.8-released/"

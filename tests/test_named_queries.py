@@ -149,8 +149,9 @@ def test_load_queries_reads_the_package_not_the_cwd(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- known facts
 
 
-def test_features_by_release_gives_each_feature_with_its_stability(graph, example_results):
-    rows = as_dicts(example_results["features-by-release"])
+def test_features_by_release_gives_each_feature_with_its_stability(graph, store):
+    rows = as_dicts(run_named_query(store, get_query("features-by-release"),
+                                    {"release": "PyTorch 1.8"}))
     assert {"feature": "torch.fx", "stability": "Beta", "latest_stability": "Stable"} in rows
     assert {"feature": "torch.linalg", "stability": None, "latest_stability": "Stable"} in rows
     release = node_id("Release", "PyTorch 1.8")
@@ -350,12 +351,12 @@ def test_get_query_unknown_name_lists_the_queries():
 
 @pytest.mark.parametrize(("name", "params", "message"), [
     ("features-by-release", {},
-     'query features-by-release needs a value for release: give --param release="PyTorch 1.8"'),
+     'query features-by-release needs a value for release: give --param release="PyTorch 1.10"'),
     ("evidence", {"type": "SUPPORTS"},
      'query evidence needs a value for source, target: give --param source="torchvision 0.6" '
      '--param target="PyTorch 1.5"'),
     ("features-by-release", {"release": "PyTorch 1.8", "relase": "x"},
-     "query features-by-release has no parameter relase: it takes release"),
+     "query features-by-release has no parameter relase: it takes release, hardware"),
     ("top-mentioned", {"label": "Model", "limit": "ten"},
      "query top-mentioned: parameter limit must be an integer, not 'ten' (e.g. --param limit=10)"),
 ])
@@ -462,7 +463,7 @@ def test_cli_queries_list():
     assert lines[0].split() == ["name", "params", "description"]
     assert [line.split()[0] for line in lines[2:]] == list(QUERIES)
     release = next(line for line in lines if line.startswith("features-by-release "))
-    assert '--param release="PyTorch 1.8"' in release
+    assert '--param release="PyTorch 1.10" [--param hardware=CUDA]' in release
     assert release.endswith(QUERIES["features-by-release"].description)
 
 
@@ -593,7 +594,8 @@ def test_issue13_features_by_stability(store, release, stability, features):
 
 
 @pytest.mark.parametrize(("query", "kinds"), [
-    ("features-by-release", {"release": ("name", ("Release",))}),
+    ("features-by-release", {"release": ("name", ("Release",)),
+                             "hardware": ("name", ("Hardware", "Platform"))}),
     ("hardware-support", {"hardware": ("name", ("Hardware", "Platform"))}),
     ("neighbors", {"name": ("name", ())}),
     ("top-mentioned", {"label": ("label", ()), "limit": (None, ())}),

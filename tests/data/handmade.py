@@ -14,8 +14,9 @@ What it holds (44 nodes, every label and relationship type of the contract):
 
 - the PyTorch 1.8, 1.9 and 1.10 release posts: ZeroRedundancyOptimizer Prototype -> Beta ->
   Stable, torch.fx Beta -> Stable, torch.linalg unstated -> Stable, torch.fft Stable, CUDA
-  Graphs Beta (new in 1.10); ROCm in 1.8; ZeroRedundancyOptimizer based on DeepSpeed, both by
-  Microsoft; TorchElastic Beta in 1.9, a Feature for that and the SAME_AS of the Library;
+  Graphs Beta (new in 1.10, for CUDA); ROCm in 1.8; ZeroRedundancyOptimizer based on
+  DeepSpeed, both by Microsoft; TorchElastic Beta in 1.9, a Feature for that and the SAME_AS
+  of the Library;
 - the library post of PyTorch 1.5: torchvision 0.6 and PyTorch/XLA 1.5 (``torch_xla 1.5``)
   released with PyTorch 1.5, torchvision 0.6 removing Python 2 (a Release, as the gold
   annotations name it: so a ``Python`` library);
@@ -216,6 +217,8 @@ def release_110() -> PostFacts:
              "Stable"),
         fact("INTRODUCES", pt110, e("Feature", "CUDA Graphs"), "introduces.marked_heading", 2523,
              "(Beta) CUDA Graphs APIs Integration", "Beta"),
+        fact("SUPPORTS", e("Feature", "CUDA Graphs"), e("Hardware", "CUDA"),
+             "supports.named_in_feature", 2523, "(Beta) CUDA Graphs APIs Integration"),
     ]
     mentions = [
         mention("Release", "PyTorch 1.10", "PyTorch 1.10", 43),
@@ -223,6 +226,7 @@ def release_110() -> PostFacts:
         mention("Feature", "torch.fx", "torch.fx", 1463),
         mention("Feature", "ZeroRedundancyOptimizer", "ZeroRedundancyOptimizer", 4730),
         mention("Feature", "CUDA Graphs", "CUDA Graphs", 453),
+        mention("Hardware", "CUDA", "CUDA", 2627),  # "... CPU overheads for CUDA workloads."
     ]
     return PostFacts(URL_110, title, "2021-10-21", "Team PyTorch", mentions, facts)
 

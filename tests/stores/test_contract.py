@@ -144,6 +144,9 @@ NAMED_ROWS = [
     ("features-by-release", {"release": "PyTorch 1.8"}, [
         ["ZeroRedundancyOptimizer", "Prototype", "Stable"], ["torch.fft", "Stable", "Stable"],
         ["torch.fx", "Beta", "Stable"], ["torch.linalg", None, "Stable"]]),
+    ("features-by-release", {"release": "PyTorch 1.10", "hardware": "CUDA"},
+     [["CUDA Graphs", "Beta", "Beta"]]),  # its post says CUDA Graphs are for CUDA
+    ("features-by-release", {"release": "PyTorch 1.8", "hardware": "CUDA"}, []),
     ("features-by-stability", {"release": "PyTorch 1.10", "stability": "Stable"}, [
         ["ZeroRedundancyOptimizer", "Stable", "Stable", "PyTorch 1.10"],
         ["torch.fx", "Stable", "Stable", "PyTorch 1.10"]]),
