@@ -114,7 +114,7 @@ SHAPES: dict[str, dict] = {
         ]},
     "released-with": {
         "example": "Which library releases shipped with PyTorch 1.5?",
-        "needs": ("release",), "takes": ("release",),
+        "needs": ("release",), "takes": ("release", "library"),
         "triggers": [
             ([{"LOWER": "alongside"}], 5), (_words("together", "with"), 5),
             ([_word(r"^(released|shipped|ship|came|come|launched|out|published)$"),
@@ -126,6 +126,7 @@ SHAPES: dict[str, dict] = {
         "example": "What was deprecated in PyTorch 2.2?",
         "needs": (), "takes": ("release",),
         "triggers": [
+            ([{"LOWER": "still"}, _word(r"^(supported|maintained|available)$")], 7),
             ([_word(rf"^({DEPRECATION_WORDS})$")], 6), ([_word(rf"^({REMOVAL_WORDS})$")], 6),
             (_words("no", "longer"), 5), ([_word(rf"^({REPLACEMENT_WORDS})$")], 6),
         ]},
@@ -569,15 +570,17 @@ class QuestionMapper:
             return 1 if entities else 0
         if query == "release-diff":
             return 1 if len(entities) == 2 else 0
-        if query == "features-by-release":  # a release, and perhaps the device asked for
-            devices = [e for e in entities if e.label in DEVICE_LABELS]
-            return 1 if len(entities) - len(devices) == 1 and len(devices) <= 1 else 0
         if query == "evidence":
             return 1 if len(entities) == 2 else 0
         if not entities:
             return 1 if not wanted else 0
-        return 1 if len(entities) == len(wanted) and all(
-            any(e.label in w for w in wanted) for e in entities) else 0
+        free = dict(zip((t for t in takes if t in kinds), wanted, strict=True))
+        for entity in entities:  # each entity fills one slot the query takes
+            slot = next((t for t, labels in free.items() if entity.label in labels), None)
+            if slot is None:
+                return 0
+            del free[slot]
+        return 0 if any(need in free for need in SHAPES[query]["needs"]) else 1
 
     def _fill(self, query: str, mentions: list[Mention], text: str, doc=None) -> dict | None:
         """The parameters of ``query`` from the mentions, or None when a needed one is
@@ -630,9 +633,9 @@ class QuestionMapper:
                 return None
             params["a"], params["b"] = pair
         if "stability" in takes:
-            stabilities = {m.value for m in mentions if m.kind == "stability"}
+            stabilities = _asked_stabilities(mentions, doc)
             if len(stabilities) == 1:  # the query takes one: two are a count or a list
-                params["stability"] = stabilities.pop()
+                params["stability"] = stabilities[0]
         if query in ("neighbors", "posts-about", "based-on"):
             if len(entities) != 1:
                 return None
@@ -731,7 +734,8 @@ def _ending_params(doc, entities: list[Mention]) -> dict[str, object]:
         ended = next((m for m in entities if m.label not in ("Release", "Library")
                       and not _kind_of_versions(doc, m)), None)
     rest = [m for m in entities if m is not ended]
-    versions = next((m for m in rest if _kind_of_versions(doc, m)), None)
+    versions = next((m for m in rest if m.label != "Release" and _kind_of_versions(doc, m)),
+                    None)  # "CUDA versions", not "the 2.12 release"
     rest = [m for m in rest if m is not versions]
     found = {"name": ended.value if ended else None,
              "versions_of": versions.value if versions else None,
@@ -764,6 +768,16 @@ def _ended_here(doc, mention: Mention) -> bool:
             and bool(_ENDING.match(after)))
 
 
+def _asked_stabilities(mentions: list[Mention], doc) -> tuple[str, ...]:
+    """The stabilities a question asks for, in its order: after "to" when it names one there
+    ("moved from beta to stable": Stable)."""
+    asked = [m for m in mentions if m.kind == "stability"]
+    to = [t.i for t in doc if t.lower_ == "to"] if doc is not None else []
+    if to and any(m.start > to[-1] for m in asked):
+        asked = [m for m in asked if m.start > to[-1]]
+    return tuple(dict.fromkeys(str(m.value) for m in asked))
+
+
 #: Per query, the column of its rows that holds the outcome a question can ask for.
 OUTCOME_COLUMNS = {"feature-stability": "stability", "feature-lifecycle": "to_stability",
                    "deprecations": "change"}
@@ -791,11 +805,7 @@ def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, 
         if removal == deprecation:
             return None
         return column, ("REMOVES" if removal else "DEPRECATES",)
-    asked = [m for m in mentions if m.kind == "stability"]
-    to = [t.i for t in doc if t.lower_ == "to"]
-    if to and any(m.start > to[-1] for m in asked):  # "go from beta to stable": stable
-        asked = [m for m in asked if m.start > to[-1]]
-    stabilities = tuple(dict.fromkeys(str(m.value) for m in asked))
+    stabilities = _asked_stabilities(mentions, doc)
     return (column, stabilities) if stabilities else None
 
 

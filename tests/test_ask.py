@@ -171,8 +171,10 @@ def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
     ("What did PyTorch 1.10 add for CUDA?", "features-by-release",
      {"release": "PyTorch 1.10", "hardware": "CUDA"}),
     ("What's new in PyTorch 1.10?", "features-by-release", {"release": "PyTorch 1.10"}),
+    ("Which features moved from beta to stable in PyTorch 1.10?", "features-by-stability",
+     {"release": "PyTorch 1.10", "stability": "Stable"}),
 ], ids=["api-stable", "in-beta", "feature-became", "library-features", "release-for-device",
-        "release-alone"])
+        "release-alone", "from-beta-to-stable"])
 def test_issue12_a_stability_alone_asks_every_release(mapper, question, query, params):
     """A stability with no release asks for the features every release gave it; a question
     that names a feature or a library is about that, not a list of one stability; a release
@@ -336,11 +338,14 @@ def test_issue12_an_outcome_no_row_holds_is_said(handmade_graph_file, question, 
     ("Which Python versions were dropped?", {"versions_of": "Python"}),
     ("Which Python versions did torchvision 0.6 remove?",
      {"versions_of": "Python", "release": "torchvision 0.6"}),
+    ("What did the 2.2 release deprecate?", {"release": "PyTorch 2.2"}),
+    ("Is macOS x86 still supported?", {"name": "macOS x86"}),
     ("What replaced macOS x86?", {"name": "macOS x86"}),
     ("What should I use instead of macOS x86?", {"name": "macOS x86"}),
     ("What is the replacement for Python 2?", {"name": "Python 2"}),
 ], ids=["passive", "object", "passive-with-release", "release-ends", "library-ends",
-        "versions-of", "versions-of-a-release", "replaced", "instead-of", "replacement-for"])
+        "versions-of", "versions-of-a-release", "the-release", "still-supported", "replaced",
+        "instead-of", "replacement-for"])
 def test_issue12_what_ends_and_what_ends_it(mapper, question, params):
     """A deprecation question asks about what ends (after "deprecated", or "X is deprecated"),
     the release that ends it, or a library whose releases do."""

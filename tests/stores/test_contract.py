@@ -174,6 +174,8 @@ NAMED_ROWS = [
         [URL_110, TITLE_110, "2021-10-21", 2, "Feature", "torch.fx"]]),
     ("released-with", {"release": "PyTorch 1.5"}, [
         ["PyTorch/XLA", "PyTorch/XLA 1.5", "1.5"], ["torchvision", "torchvision 0.6", "0.6"]]),
+    ("released-with", {"release": "PyTorch 1.5", "library": "torchvision"},
+     [["torchvision", "torchvision 0.6", "0.6"]]),
     ("releases-of-library", {"library": "PyTorch"}, [
         [1, "PyTorch 1.5", "1.5", None], [2, "PyTorch 1.8", "1.8", "2021-03-04"],
         [3, "PyTorch 1.9", "1.9", "2021-06-15"], [4, "PyTorch 1.10", "1.10", "2021-10-21"],
