@@ -653,8 +653,7 @@ class QuestionMapper:
                     target, source) in self.links:
                 source, target = target, source
             params.update(source=source, target=target)
-            relation = next((t for pattern, t in RELATION_WORDS if pattern.search(
-                text.casefold())), None)
+            relation = relation_word(text)
             if relation:
                 params["type"] = relation
         if query == "top-mentioned":
@@ -691,10 +690,13 @@ YES_OR_NO_WEIGHT = 5
 def _asks_yes_or_no(doc, mentions: list[Mention]) -> bool:
     """Whether the question asks if one entity has a relation to another."""
     entities = [m for m in mentions if m.kind == "entity"]
-    relation = next((t for pattern, t in RELATION_WORDS if pattern.search(doc.text.casefold())),
-                    None)
     return (len(doc) > 0 and doc[0].lower_ in _YES_OR_NO and len(entities) == 2
-            and relation in _YES_OR_NO_RELATIONS)
+            and relation_word(doc.text) in _YES_OR_NO_RELATIONS)
+
+
+def relation_word(text: str) -> str | None:
+    """The relationship type a question's words name ("support": SUPPORTS), or None."""
+    return next((t for pattern, t in RELATION_WORDS if pattern.search(text.casefold())), None)
 
 
 def _supporters(entities: list[Mention]) -> list[Mention]:
