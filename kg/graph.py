@@ -283,9 +283,9 @@ def _add_devices(graph: nx.MultiDiGraph) -> None:
                     if key == "SUPPORTS" and graph.nodes[device]["label"] in DEVICE_LABELS]
         for data in introduced:
             said = set(data["sources"])
-            devices = sorted({name for name, posts in supports if posts & said})
+            devices = {name for name, posts in supports if posts & said}
             if devices:
-                data["devices"] = "|" + "|".join(devices) + "|"
+                data["devices"] = _barred(devices)
 
 
 def _add_stated_in(graph: nx.MultiDiGraph) -> None:
@@ -306,7 +306,12 @@ def _add_stated_in(graph: nx.MultiDiGraph) -> None:
             others = set().union(*(announced.get(url, set()) for url in data["sources"]
                                    if name not in announced.get(url, ())))
             if others:
-                data["stated_in"] = "|" + "|".join(sorted(others)) + "|"
+                data["stated_in"] = _barred(others)
+
+
+def _barred(names: set[str]) -> str:
+    """Names between bars, sorted: "|AMD GPU|ROCm|", for ``CONTAINS "|" + name + "|"``."""
+    return "|" + "|".join(sorted(names)) + "|"
 
 
 def _introductions(graph: nx.MultiDiGraph) -> dict[str, list[dict]]:

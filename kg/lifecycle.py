@@ -306,7 +306,7 @@ def statements(graph: nx.MultiDiGraph, feature: str) -> list[Statement]:
         data = graph.nodes[release]
         found.append(Statement(
             data["name"], data.get("library", ""), data.get("version", ""), data.get("date"),
-            edge.get("stability"), _evidence(edge)))
+            edge.get("stability"), edge_evidence(edge)))
     return sorted(found, key=_release_order)
 
 
@@ -317,7 +317,7 @@ def endings(graph: nx.MultiDiGraph, node: str) -> list[Ending]:
         if key in ENDINGS:
             data = graph.nodes[release]
             found.append(Ending(key, data["name"], data.get("library", ""),
-                                data.get("version", ""), data.get("date"), _evidence(edge)))
+                                data.get("version", ""), data.get("date"), edge_evidence(edge)))
     return sorted(found, key=lambda e: (*_release_order(e), e.change))
 
 
@@ -326,7 +326,8 @@ def _release_order(statement: Statement | Ending) -> tuple:
             statement.release)
 
 
-def _evidence(edge: dict) -> tuple[Evidence, ...]:
+def edge_evidence(edge: dict) -> tuple[Evidence, ...]:
+    """A relationship's sentences, each with the post it was read in."""
     pairs = zip(edge.get("evidence", []), edge.get("sources", []), strict=True)
     return tuple(Evidence(sentence, url) for sentence, url in pairs)
 
@@ -428,7 +429,7 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
             if stability in STABILITIES and (
                     feature not in as_of_a or as_of_a[feature][0] < rank):
                 as_of_a[feature] = (rank, stability, graph.nodes[release]["name"],
-                                    _evidence(edge))
+                                    edge_evidence(edge))
     diff = ReleaseDiff(ra["name"], rb["name"], library)
     for node, what in ((node_b, f"the diff cannot show what {rb['name']} added or promoted"),
                        (node_a, f"the diff cannot show what {rb['name']} dropped")):
@@ -436,7 +437,7 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
         if line:
             diff.gaps.append(line)
     for feature, edge in introduced_b.items():
-        entry = DiffEntry(graph.nodes[feature]["name"], edge.get("stability"), _evidence(edge))
+        entry = DiffEntry(graph.nodes[feature]["name"], edge.get("stability"), edge_evidence(edge))
         if feature not in before:
             diff.new.append(entry)
             continue
@@ -453,11 +454,11 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
     for feature, edge in introduced_a.items():
         if feature not in introduced_b:
             diff.only_in_a.append(DiffEntry(graph.nodes[feature]["name"],
-                                             edge.get("stability"), _evidence(edge)))
+                                             edge.get("stability"), edge_evidence(edge)))
     for _, ended, key, edge in graph.out_edges(node_b, keys=True, data=True):
         if key in ENDINGS:
             category = diff.deprecated if key == "DEPRECATES" else diff.removed
-            category.append(DiffEntry(graph.nodes[ended]["name"], None, _evidence(edge),
+            category.append(DiffEntry(graph.nodes[ended]["name"], None, edge_evidence(edge),
                                       label=graph.nodes[ended]["label"]))
     for category in ReleaseDiff.CATEGORIES:
         getattr(diff, category).sort(key=lambda e: (e.feature.casefold(), e.feature))

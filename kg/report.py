@@ -39,7 +39,7 @@ from pathlib import Path
 import networkx as nx
 
 from .errors import PtkgError
-from .lifecycle import Evidence, find_node, gap_line, release_coverage, release_diff
+from .lifecycle import Evidence, edge_evidence, find_node, gap_line, release_coverage, release_diff
 from .schema import DEVICE_LABELS, STABILITIES
 from .timeline import timeline
 
@@ -197,11 +197,6 @@ def _supports(graph: nx.MultiDiGraph, release: str) -> dict[str, dict]:
             if key == "SUPPORTS" and graph.nodes[target]["label"] in DEVICE_LABELS}
 
 
-def _evidence(edge: dict) -> tuple[Evidence, ...]:
-    return tuple(Evidence(sentence, url) for sentence, url in
-                 zip(edge.get("evidence", []), edge.get("sources", []), strict=False))
-
-
 def _release_report(graph: nx.MultiDiGraph, before: str, node: str,
                     supported: set[str]) -> ReleaseReport:
     data = graph.nodes[node]
@@ -226,7 +221,7 @@ def _release_report(graph: nx.MultiDiGraph, before: str, node: str,
             (Item(e.feature, e.label, evidence=e.evidence) for e in getattr(diff, category)),
             key=_item_key))
     report.supports = sorted((Item(graph.nodes[v]["name"], graph.nodes[v]["label"],
-                                   evidence=_evidence(edge))
+                                   evidence=edge_evidence(edge))
                               for v, edge in _supports(graph, node).items() if v not in supported),
                              key=lambda i: (i.label, *_item_key(i)))
     report.listed = coverage.listed
