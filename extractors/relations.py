@@ -263,6 +263,8 @@ class RelationFinder:
             rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
         clause = trigger.doc[clause_start:clause_end]
+        if rule.label != "DEVELOPED_BY" and _of_common_noun(trigger, covered):
+            return  # a credit's noun is a part of what it credits: "NCCL seq_num added by"
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
@@ -464,6 +466,29 @@ def _owner_of(owner: Span, owned: Span) -> bool:
                for t in words) and all(t.is_lower for t in words)
 
 
+def _of_common_noun(trigger: Span, covered: set[int]) -> bool:
+    """Whether the trigger is a participle said of a common noun, its own subject: in
+    "... serialize tensors for models leveraging Microscaling quantization" the models
+    leverage it, not the sentence's subject. Not a kind of software, which names the thing
+    it is said of ("a toolkit based on PyTorch", "its original implementation", "the rms_norm
+    kernel running on"), nor its users ("users running on ...")."""
+    verb = trigger.root
+    noun = verb.head
+    return verb.dep_ == "acl" and verb.tag_ in ("VBG", "VBN") and noun.pos_ == "NOUN" \
+        and noun.i not in covered and noun.lower_ not in _SOFTWARE_KINDS | _USERS \
+        and not any(c.i in covered for c in _owners(noun))
+
+
+def _owners(noun: Token) -> Iterator[Token]:
+    """The words that say whose a noun is: "PyTorch's demo", "the rms_norm kernel", "a demo
+    of PyTorch"."""
+    for child in noun.children:
+        if child.dep_ in ("poss", "compound"):
+            yield child
+        elif child.dep_ == "prep" and child.lower_ == "of":
+            yield from (g for g in child.children if g.dep_ == "pobj")
+
+
 def _opens_sentence(trigger: Span, sentence: Span) -> bool:
     """Whether the trigger stands in the sentence's opening phrase.
 
@@ -652,7 +677,13 @@ _ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "modu
                   "work"}
 
 
+#: Nouns for what a library or feature is: "a toolkit based on PyTorch" is the toolkit named.
+_SOFTWARE_KINDS = _ANAPHOR_NOUNS | {
+    "toolkit", "tool", "mechanism", "system", "interface", "api", "solver", "stack", "compiler",
+    "backend", "runtime", "engine", "platform", "implementation", "kernel", "operator",
+    "function", "method", "version", "support", "layer", "architecture"}
 _PEOPLE = {"we", "you", "i", "they", "users"}
+_USERS = {"users", "developers", "customers", "people", "teams", "researchers", "engineers"}
 _AUTHORS = {"we", "i"}  # of _PEOPLE, the post's own writers
 
 

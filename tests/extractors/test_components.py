@@ -286,13 +286,26 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("We rely on PyTorch tensor parallelism APIs for parallelization.",
      {("PART_OF", "Tensor Parallelism", "PyTorch")}),
     ("torchtune provides distributed recipes powered by FSDP.", set()),
+    # a participle said of a common noun has that noun as its subject (the 2.12 post, the
+    # BetterTransformer post); a kind of software is the thing named, and a name owns its noun
+    ("In PyTorch 2.12, `torch.export.save` and `torch.export.load` now correctly serialize "
+     "tensors with this dtype, unblocking the workflow for models leveraging Microscaling "
+     "quantization.", set()),
+    ("Planned future work is to expand the BetterTransformer fastpath to models based on "
+     "TransformerDecoder.", set()),
+    ("TorchDynamo is another program acquisition mechanism built on top of FuncTorch.",
+     {("BASED_ON", "TorchDynamo", "functorch")}),
+    ("SpeechBrain aims to provide an open source, all-in-one speech toolkit based on PyTorch.",
+     {("BASED_ON", "SpeechBrain", "PyTorch")}),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
         "company-people-helped", "authors-depend", "this-demonstrates", "company-pytorch-work",
         "company-product", "later-clause-subject",
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
-        "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun"])
+        "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
+        "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",
+        "a-toolkit"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
