@@ -92,6 +92,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
                                  announced, _entity(only_core) if only_core else None))
     facts.extend(_component_lists(doc, lines, by_line, _title_library(title_doc)))
     facts.extend(_library_highlights(doc, lines, by_line, post.text))
+    facts.extend(_renaming_headings(doc, lines, by_line))
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
@@ -1733,6 +1734,27 @@ def _library_highlights(doc: Doc, lines: list[Line], by_line: dict[int, list[Spa
                                 evidence)
                      for s in inside[1:] if s.label_ in DEVICE_LABELS)
     return facts
+
+
+def _renaming_headings(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]]) -> list[Fact]:
+    """A heading that names a thing, an arrow and another: the second replaces the first
+    ("[Beta] functorch -> torch.func", whose section says the APIs moved). Only in a heading:
+    in prose an arrow also writes a pipeline ("PyTorch -> ONNX -> TensorRT")."""
+    text = _text(doc)
+    facts = []
+    for line in lines:
+        names = [s for s in by_line[line.start] if s.label_ in ("Feature", "Library")]
+        if line.kind != "heading" or len(names) != 2:
+            continue
+        old, new = names
+        if _ARROW.fullmatch(text, old.end_char, new.start_char) and old.id_ != new.id_:
+            evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
+            facts.append(_code_fact("replaces.renaming_heading", _entity(new), _entity(old),
+                                    evidence))
+    return facts
+
+
+_ARROW = re.compile(r"[`*_\s]*(?:->|→|⟶)[`*_\s]*")
 
 
 def _list_owner(text: str, subject: str, lead: Line, before: list[Line],

@@ -254,6 +254,8 @@ class RelationFinder:
                           clause_end, inside)
         if rule.label in ENDINGS:
             chosen = [t for t in chosen if not _ends_nothing(t)] or _ended_objects(trigger)
+        elif rule.label == "REPLACES":  # "replaces the autograd metaclass": the metaclass
+            chosen = [t for t in chosen if not _names_part(t, covered) and not _cut(t)]
         clause_start = sentence.start
         if _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z is the source
             comma = index.first(index.commas, trigger.end, sentence.end)
@@ -263,8 +265,10 @@ class RelationFinder:
             rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
         clause = trigger.doc[clause_start:clause_end]
-        if rule.label != "DEVELOPED_BY" and _of_common_noun(trigger, covered):
-            return  # a credit's noun is a part of what it credits: "NCCL seq_num added by"
+        if rule.label in ("BASED_ON", "REPLACES") and _of_common_noun(trigger, covered):
+            return  # not where it runs: "speedups for networks running on Volta" are nvFuser's
+        if rule.targets == "last_before":  # the source is what the trigger names after it
+            sources = [e for e in sources if e.start >= trigger.end]
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
@@ -470,12 +474,12 @@ def _of_common_noun(trigger: Span, covered: set[int]) -> bool:
     """Whether the trigger is a participle said of a common noun, its own subject: in
     "... serialize tensors for models leveraging Microscaling quantization" the models
     leverage it, not the sentence's subject. Not a kind of software, which names the thing
-    it is said of ("a toolkit based on PyTorch", "its original implementation", "the rms_norm
-    kernel running on"), nor its users ("users running on ...")."""
+    it is said of ("a toolkit based on PyTorch", "its original implementation"), nor a noun a
+    name owns ("the rms_norm kernel using ...")."""
     verb = trigger.root
     noun = verb.head
     return verb.dep_ == "acl" and verb.tag_ in ("VBG", "VBN") and noun.pos_ == "NOUN" \
-        and noun.i not in covered and noun.lower_ not in _SOFTWARE_KINDS | _USERS \
+        and noun.i not in covered and noun.lower_ not in _SOFTWARE_KINDS \
         and not any(c.i in covered for c in _owners(noun))
 
 
@@ -590,16 +594,24 @@ _HEAD_LABELS = {"channel": "Platform", "channels": "Platform", "platform": "Plat
 def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: int,
              inside: list[Span]) -> list[Span]:
     """The targets a trigger governs, by where the rule says they stand (``targets``)."""
+    left = [e for e in targets if e.end <= trigger.start]
     if rule.targets == "before":  # "acknowledge X, Y and Z as influences"
-        return [e for e in targets if e.end <= trigger.start]
+        return left
+    if rule.targets == "last_before":  # "MAGMA was deprecated in favor of cuSolver"
+        return _listed_before(trigger, left, adjacent=False)
     lead = 0 if rule.adjacent else MAX_LEAD
     right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
     if right or not rule.may_precede:
         return right
-    left = [e for e in targets if e.end <= trigger.start]
-    if not left or (rule.adjacent and _words(trigger.doc[left[-1].end:trigger.start])):
+    return _listed_before(trigger, left, rule.adjacent)
+
+
+def _listed_before(trigger: Span, left: list[Span], adjacent: bool) -> list[Span]:
+    """The last of the names ``left`` of the trigger, right before it when ``adjacent``, and
+    the names listed with it: "4.3, 4.2 and 4.1 are dropped"."""
+    if not left or (adjacent and _words(trigger.doc[left[-1].end:trigger.start])):
         return []
-    listed = left[-1:]  # and the names listed with it: "4.3, 4.2 and 4.1 are dropped"
+    listed = left[-1:]
     for before in reversed(left[:-1]):
         if not _glue(trigger.doc[before.end:listed[0].start]):
             break
@@ -636,7 +648,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if rule.choose == "subject_only":  # "engineers from NVIDIA helped": with whom is not said
         made = _made_by_subject(trigger, candidates)
         return ([made], False) if made is not None else ([], False)
-    source = _nearest(trigger, candidates, rule.side == "after")
+    source = _nearest(trigger, [s for s in candidates if not _in_other_clause(s, trigger)],
+                      rule.side == "after")
     if source is None and rule.implied == "not_people" and _personal_subject(clause, index):
         return [], False  # "We use X": the authors do, not the post's feature
     return [source], False
@@ -683,7 +696,6 @@ _SOFTWARE_KINDS = _ANAPHOR_NOUNS | {
     "backend", "runtime", "engine", "platform", "implementation", "kernel", "operator",
     "function", "method", "version", "support", "layer", "architecture"}
 _PEOPLE = {"we", "you", "i", "they", "users"}
-_USERS = {"users", "developers", "customers", "people", "teams", "researchers", "engineers"}
 _AUTHORS = {"we", "i"}  # of _PEOPLE, the post's own writers
 
 
@@ -733,6 +745,30 @@ def _subordinate(clause: Span, trigger: Span) -> bool:
 
 _SUBORDINATORS = {"as", "while", "since", "because", "when", "whereas", "although", "though",
                   "if", "once"}
+
+
+def _names_part(span: Span, covered: set[int]) -> bool:
+    """Whether a name only says whose a common noun is: "the autograd metaclass", not "the
+    MAGMA backend"."""
+    root = span.root
+    head = root.head
+    return root.dep_ == "compound" and head.i not in covered and head.pos_ in ("NOUN", "PROPN") \
+        and head.lower_ not in _SOFTWARE_KINDS  # "the legacy MAGMA backend" is MAGMA
+
+
+def _cut(span: Span) -> bool:
+    """Whether a name is the start of a longer word: "pytorch" of "pytorch-pretrained-bert"."""
+    doc = span.doc
+    return span.end < len(doc) and not span[-1].whitespace_ and (
+        doc[span.end].text in ("-", "_") or doc[span.end].is_alpha)
+
+
+def _in_other_clause(span: Span, trigger: Span) -> bool:
+    """Whether a name stands in a relative clause that does not hold the trigger: in "The new
+    backend, which utilizes FBGEMM and oneDNN, replaces FBGEMM", oneDNN replaces nothing."""
+    clause = next((t for t in span.root.ancestors if t.dep_ == "relcl"), None)
+    return clause is not None and any(c.tag_ in ("WDT", "WP") for c in clause.children) \
+        and clause != trigger.root and not clause.is_ancestor(trigger.root)
 
 
 def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:

@@ -19,8 +19,9 @@ naming the file and line. The fields:
     ``after`` (default): the first name within :data:`MAX_LEAD` words after the trigger, and
     those listed with it ("support for CPU, CUDA and ROCm"); ``next``: right after the trigger;
     ``after_or_before``: after, else the nearest name before; ``next_or_before``: right after,
-    else right before; ``before``: the names listed before the trigger ("acknowledge X and Y
-    as influences").
+    else right before; ``before``: the names before the trigger ("acknowledge X and Y as
+    influences"); ``last_before``: the last name before it and those listed with it ("MAGMA
+    was deprecated in favor of cuSolver").
 ``choose`` — how the source is chosen among the sentence's names
     ``nearest`` (default): the closest name before the trigger; ``subject``: the sentence's
     subject, else the nearest; ``subject_only``: the subject or none ("engineers from NVIDIA
@@ -56,7 +57,7 @@ from ptkg.schema import EXTRACTED_TYPES, RELATION_TYPES
 
 MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
 
-TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before")
+TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before", "last_before")
 SOURCE_CHOICES = ("nearest", "subject", "subject_only", "listed_after", "in_trigger")
 SIDES = ("before", "after")
 IMPLIED = ("section", "none", "refers_back", "not_people")
@@ -240,6 +241,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "a feature named for what it is based on: 'RPC-based Profiling'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
+    CodeRule("replaces.renaming_heading", "REPLACES",
+             "a heading that names the old thing, an arrow and the new: 'functorch -> torch.func'"),
 )}
 
 

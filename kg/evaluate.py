@@ -19,7 +19,7 @@ import networkx as nx
 
 from .errors import InputError
 from .names import name_key
-from .schema import EXTRACTED_TYPES
+from .schema import CONTRACT_TYPES
 
 Key = tuple[str, str]  # (label, name)
 
@@ -150,7 +150,7 @@ def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
     identify = _identifier(graph, gold)
     relation_edges = [
         (u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True)
-        if k in EXTRACTED_TYPES
+        if k in CONTRACT_TYPES
         and any(gold.in_scope(url, k) for url in set(d.get("sources", [])) & gold.posts)
     ]
     predicted_relations = {(k, identify(u), identify(v)): d.get("stability")

@@ -65,7 +65,8 @@ class RelationType:
     """A relationship type: what it connects and whether it is read from posts.
 
     ``extracted`` types carry provenance (``sources``, ``evidence``, ``offsets``, ``rules``,
-    ``count``); the others are derived by the graph builder.
+    ``count``); the others are derived by the graph builder. ``contract`` types are those of
+    the shared contract, which the gold annotates; the others are ptkg's own.
     """
 
     name: str
@@ -73,6 +74,7 @@ class RelationType:
     targets: frozenset[str]
     extracted: bool = True
     color: str = "#7f8c99"
+    contract: bool = True
 
     def fits(self, source: str, target: str) -> bool:
         """Whether a relation of this type may go from a ``source`` to a ``target`` label."""
@@ -102,9 +104,12 @@ RELATION_TYPES: dict[str, RelationType] = {t.name: t for t in (
     _type("SUPPORTS", "Release Library Feature", "Hardware Platform"),
     _type("DEVELOPED_BY", "Library Feature Release", "Organization"),
     _type("BASED_ON", "Feature Library", "Feature Library"),
+    _type("REPLACES", "Feature Library", "Feature Library", color="#5e3c99", contract=False),
 )}
-#: The types read from posts, in the contract's order.
+#: The types read from posts, in the contract's order, then ptkg's own.
 EXTRACTED_TYPES = tuple(name for name, t in RELATION_TYPES.items() if t.extracted)
+#: The types read from posts that the contract has, and the gold annotates.
+CONTRACT_TYPES = tuple(name for name in EXTRACTED_TYPES if RELATION_TYPES[name].contract)
 
 
 @dataclass(frozen=True)

@@ -297,6 +297,21 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      {("BASED_ON", "TorchDynamo", "functorch")}),
     ("SpeechBrain aims to provide an open source, all-in-one speech toolkit based on PyTorch.",
      {("BASED_ON", "SpeechBrain", "PyTorch")}),
+    # what replaces what (the posts of TensorDict 2.2, 2.12, 2.0, the Muon and the Singapore
+    # meetup posts): not a plan, a noun a name only modifies, a name in another relative
+    # clause, nor a name cut out of a longer word
+    ("Feature: MemoryMappedTensor to replace MemmapTensor",
+     {("REPLACES", "MemoryMappedTensor", "MemmapTensor")}),
+    ("The legacy MAGMA backend was deprecated in favor of cuSolver.",
+     {("REPLACES", "cuSolver", "MAGMA")}),
+    ("Muon is a serious contender to replace Adam as the default optimizer.", set()),
+    ("DeepSpeed's DeepCompile sub-framework, which strips all ZeRO-3 hooks, injects custom ops "
+     "into the compiled graph, and even replaces the autograd metaclass.",
+     {("PART_OF", "DeepCompile", "DeepSpeed")}),
+    ("The new X86 quantization backend, which utilizes FBGEMM and oneDNN kernel libraries, "
+     "replaces FBGEMM as the default quantization backend.", set()),
+    ("We have been hard at work on PyTorch-Transformers (formerly known as "
+     "pytorch-pretrained-bert).", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
@@ -305,10 +320,11 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
         "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
         "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",
-        "a-toolkit"])
+        "a-toolkit", "to-replace", "in-favor-of", "a-plan-to-replace", "replaces-a-modifier",
+        "replaces-after-a-relative-clause", "formerly-a-cut-name"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
-             if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY") or r[2] == "CPU"}
+             if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}
     assert found == expected
 
 

@@ -886,3 +886,13 @@ def test_a_summary_tables_link_names_the_feature_of_its_heading():
     assert "Feature:GNN inference and training optimization on CPU" in graph
     assert "Accelerated PT 2 Transformers" not in graph.nodes[
         "Feature:Accelerated PyTorch 2 Transformers"].get("aliases", [])
+
+
+def test_a_heading_with_an_arrow_names_a_replacement():
+    """The 2.0 post's "### [Beta] functorch -> torch.func": torch.func replaces functorch; an
+    arrow in prose writes a pipeline, no replacement."""
+    text = ("# PyTorch 2.0\n\n### [Beta] functorch -> torch.func\n\n"
+            "The functorch APIs are now available in the torch.func module.\n\n"
+            "Models go from PyTorch -> ONNX -> TensorRT for deployment.\n")
+    replaces = {f for f in triples_of(text, "PyTorch 2.0 release") if f[0] == "REPLACES"}
+    assert replaces == {("REPLACES", "torch.func", "functorch")}

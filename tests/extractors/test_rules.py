@@ -24,7 +24,7 @@ def write_rules(tmp_path, *records: dict) -> str:
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"prefer_subjct": True}, "unknown key 'prefer_subjct'"),
-    ({"label": "REPLACES"}, "'REPLACES' is not a relationship type ptkg reads"),
+    ({"label": "VARIANT_OF"}, "'VARIANT_OF' is not a relationship type ptkg reads"),
     ({"target": ["Organization"]}, "SUPPORTS cannot have a target labelled 'Organization'"),
     ({"source": ["Post"]}, "SUPPORTS cannot have a source labelled 'Post'"),
     ({"targets": "anywhere"}, "targets 'anywhere' is not one of after, next"),
