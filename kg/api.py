@@ -270,10 +270,14 @@ class Graph:
             for word in mapping.unknown:  # "Which posts mention GB300?"
                 self.mapper().index.resolve(word)  # a name the graph lacks raises
             return Answer(mapping, None)
+        from .ask import unmet_outcome, when_empty
+
         result = self.run(mapping.query, mapping.params)
+        instead = when_empty(mapping) if not result.rows else None
+        if instead is not None:  # "What replaced TorchScript?": its deprecations
+            mapping, result = instead, self.run(instead.query, instead.params)
         for params in mapping.also:  # "AMD GPUs / ROCm": the rows of each
             result = result.union(self.run(mapping.query, params), "hardware")
-        from .ask import unmet_outcome
 
         unmet = unmet_outcome(mapping, result.columns, result.rows)
         if unmet:

@@ -47,7 +47,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .explore import NameIndex
 from .names import version_key
@@ -80,8 +80,8 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 #: The words of a question that say something ends: deprecated, or removed.
 DEPRECATION_WORDS = r"deprecat\w*"
 REMOVAL_WORDS = r"remov\w*|drop|drops|dropped|dropping"
-#: What a question asks replaced a thing: no relation holds it, its deprecations' sentences may.
-REPLACEMENT_WORDS = r"replac\w*|successors?|instead"
+#: What a question asks replaced a thing: ``replacements``; else its deprecations' sentences.
+REPLACEMENT_WORDS = r"replac\w*|successors?|instead|renamed|formerly|supersed\w*"
 
 
 def _word(regex: str) -> dict:
@@ -128,8 +128,12 @@ SHAPES: dict[str, dict] = {
         "triggers": [
             ([{"LOWER": "still"}, _word(r"^(supported|maintained|available)$")], 7),
             ([_word(rf"^({DEPRECATION_WORDS})$")], 6), ([_word(rf"^({REMOVAL_WORDS})$")], 6),
-            (_words("no", "longer"), 5), ([_word(rf"^({REPLACEMENT_WORDS})$")], 6),
+            (_words("no", "longer"), 5),
         ]},
+    "replacements": {
+        "example": "What replaced MAGMA?",
+        "needs": (), "takes": ("name",),
+        "triggers": [([_word(rf"^({REPLACEMENT_WORDS})$")], 7), (_words("new", "name"), 6)]},
     "features-by-release": {
         "example": "What's new in PyTorch 1.8?",
         "needs": ("release",), "takes": ("release", "hardware"),
@@ -564,6 +568,8 @@ class QuestionMapper:
         wanted = [kinds[t] for t in takes if t in kinds]
         if query in ("neighbors", "posts-about", "part-of", "based-on"):
             return 1 if len(entities) == 1 else 0
+        if query == "replacements":
+            return 1 if len(entities) <= 1 else 0
         if query == "supported-hardware":
             return 1 if len(_supporters(entities)) == 1 else 0
         if query == "organizations":
@@ -640,6 +646,10 @@ class QuestionMapper:
             if len(entities) != 1:
                 return None
             params["name"] = entities[0].value
+        if query == "replacements":  # "What replaced TorchScript in 2.12?": TorchScript
+            replaced = [m for m in entities if m.label != "Release"] or entities
+            if replaced:
+                params["name"] = replaced[0].value
         if query == "supported-hardware":  # what the one thing that is no device supports
             supporters = _supporters(entities)
             if len(supporters) != 1:
@@ -786,8 +796,18 @@ OUTCOME_COLUMNS = {"feature-stability": "stability", "feature-lifecycle": "to_st
 _REMOVAL = re.compile(rf"^({REMOVAL_WORDS})$")
 _DEPRECATION = re.compile(rf"^({DEPRECATION_WORDS})$")
 _REPLACEMENT = re.compile(rf"^({REPLACEMENT_WORDS})$")
-#: The outcome of "What replaced TorchScript?": a change that no row of deprecations holds.
+#: The outcome of "What replaced TorchScript?" asked of its deprecations: a change no row holds.
 REPLACED = "REPLACED_BY"
+
+
+def when_empty(mapping: MappedQuestion) -> MappedQuestion | None:
+    """The question to ask instead when ``mapping``'s query has no rows, or None: what
+    replaced a thing no ``REPLACES`` names is asked of its deprecations, whose sentences may
+    say ("torch.export should be used to replace the jit trace and script APIs")."""
+    if mapping.query != "replacements" or "name" not in mapping.params:
+        return None
+    return replace(mapping, query="deprecations", params=dict(mapping.params),
+                               outcome=(OUTCOME_COLUMNS["deprecations"], (REPLACED,)))
 
 
 def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, ...]] | None:
@@ -799,8 +819,6 @@ def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, 
         return None
     if query == "deprecations":
         words = {t.lower_ for t in doc}
-        if any(_REPLACEMENT.match(w) for w in words):
-            return column, (REPLACED,)
         removal = (any(_REMOVAL.match(w) for w in words)
                    or _position(doc, [("no", "longer")]) is not None)
         deprecation = any(_DEPRECATION.match(w) for w in words)
@@ -830,8 +848,8 @@ def unmet_outcome(mapping: MappedQuestion, columns: Sequence[str],
         return ""
     params = mapping.params
     if values[0] == REPLACED:
-        return (f"not in the graph as a relation: ptkg holds no replacements; what replaces "
-                f"{params.get('name') or 'it'} is in these sentences, if a post says it")
+        return (f"not in the graph as a relation: no post states what replaced "
+                f"{params['name']}; the rows are its deprecations, whose sentences may say")
     if values[0] in _CHANGES:
         verb, past, instead = _CHANGES[values[0]]
         said = (f"{params['name']} was {past}" if params.get("name") else

@@ -103,6 +103,8 @@ class Lifecycle:
     changes: list[Change] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)  # one line per library with unlisted releases
     endings: list[Ending] = field(default_factory=list)  # deprecations and removals, by date
+    replaced_by: list[str] = field(default_factory=list)  # REPLACES into it: its successors
+    replaces: list[str] = field(default_factory=list)  # REPLACES from it: what it succeeded
 
     @property
     def promotions(self) -> list[Change]:
@@ -371,9 +373,21 @@ def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
     history = statements(graph, node)
     libraries = sorted({graph.nodes[v]["name"] for _, v, key in graph.out_edges(node, keys=True)
                         if key == "PART_OF"})
+    replaced_by, replaces = replacements(graph, node)
     return Lifecycle(data["name"], list(data.get("aliases", [])), data.get("stability"),
                      libraries, history, changes(history), lifecycle_gaps(graph, history),
-                     endings(graph, node))
+                     endings(graph, node), replaced_by, replaces)
+
+
+def replacements(graph: nx.MultiDiGraph, node: str) -> tuple[list[str], list[str]]:
+    """The names of what replaced ``node`` and of what it replaced (``REPLACES``), its own and
+    those of the Library or Model it is (``SAME_AS``: functorch's Feature and Library)."""
+    same = [node, *(v for _, v, key in graph.out_edges(node, keys=True) if key == "SAME_AS")]
+    by = {graph.nodes[u]["name"] for n in same
+          for u, _, key in graph.in_edges(n, keys=True) if key == "REPLACES"}
+    of = {graph.nodes[v]["name"] for n in same
+          for _, v, key in graph.out_edges(n, keys=True) if key == "REPLACES"}
+    return sorted(by), sorted(of)
 
 
 def _feature_node(graph: nx.MultiDiGraph, name: str) -> str:
@@ -484,8 +498,10 @@ def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
     lines = [f"Feature: {lifecycle.feature}"]
     if lifecycle.aliases:
         lines.append(f"aliases: {', '.join(lifecycle.aliases)}")
-    if lifecycle.libraries:
-        lines.append(f"part of: {', '.join(lifecycle.libraries)}")
+    for title, names in (("part of", lifecycle.libraries), ("replaced by", lifecycle.replaced_by),
+                         ("replaces", lifecycle.replaces)):
+        if names:
+            lines.append(f"{title}: {', '.join(names)}")
     lines.append(f"current stability: {lifecycle.stability or 'not stated'}")
     if not lifecycle.releases:
         lines.append("no release introduces it")

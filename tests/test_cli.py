@@ -167,11 +167,11 @@ def test_stats_counts_nodes_and_edges(handmade_graph_file, handmade_graph):
         f"{handmade_graph_file}: {handmade_graph.number_of_nodes()} nodes, "
         f"{handmade_graph.number_of_edges()} edges", *count_lines(handmade_graph)]
     assert result.stdout.splitlines()[1:] == [
-        "nodes: Feature 9, Hardware 6, Library 6, Model 2, Organization 2, Platform 2, Post 8, "
+        "nodes: Feature 9, Hardware 6, Library 8, Model 2, Organization 2, Platform 2, Post 8, "
         "Release 10",
         "edges: ANNOUNCES 7, BASED_ON 1, DEPRECATES 1, DEVELOPED_BY 3, HAS_RELEASE 10, "
-        "INTRODUCES 12, MENTIONS 48, PART_OF 1, PRECEDES 6, RELEASED_WITH 2, REMOVES 1, "
-        "SAME_AS 1, SUPPORTS 7, VARIANT_OF 1"]
+        "INTRODUCES 12, MENTIONS 50, PART_OF 1, PRECEDES 6, RELEASED_WITH 2, REMOVES 1, "
+        "REPLACES 1, SAME_AS 1, SUPPORTS 7, VARIANT_OF 1"]
 
 
 @pytest.mark.parametrize("command", ["stats", "show torch.fx", "query MATCH_(n)_RETURN_n",

@@ -10,7 +10,7 @@ their counts, aliases) is the builder's. ``tests/data/graph.json`` is this modul
 and ``tests/test_handmade.py`` checks that the file is what this module builds, that it keeps
 the graph contract (``docs/schema.md``), and that every sentence is at its offsets in its post.
 
-What it holds (44 nodes, every label and relationship type of the contract):
+What it holds (47 nodes, every label and relationship type of the contract, and ptkg's own):
 
 - the PyTorch 1.8, 1.9 and 1.10 release posts: ZeroRedundancyOptimizer Prototype -> Beta ->
   Stable, torch.fx Beta -> Stable, torch.linalg unstated -> Stable, torch.fft Stable, CUDA
@@ -28,7 +28,8 @@ What it holds (44 nodes, every label and relationship type of the contract):
 - the PyTorch 2.8 post, **hand-written**: the corpus has no post of the 2.8 era, the first
   that states ``API-Unstable``, so its lines are written here (:data:`TEXT_28`) in the
   style of that post's ``## API-UNSTABLE Features`` section, with a look back at the macOS x86
-  deprecation of 2.2 (:data:`LOOK_BACK_28`), as the 2.12 post looks back at 2.10's.
+  deprecation of 2.2 (:data:`LOOK_BACK_28`), as the 2.12 post looks back at 2.10's, and the
+  replacement of MAGMA by cuSolver that the 2.12 post states (:data:`MAGMA_28`, ``REPLACES``).
 
 Every other sentence is copied from ``tests/data/corpus/pytorch_blog.jsonl`` (the post's text
 as ``ptkg.readers`` reads it) and stands at the offsets given here. A fact's rule is the
@@ -62,9 +63,12 @@ TEXT_28 = ("We are excited to announce the release of PyTorch 2.8!\n\n"
            "## API-UNSTABLE Features\n\n"
            "### [API-Unstable] Control Flow Operator Library\n\n"
            "## Deprecations\n\n"
-           "macOS x86 support was deprecated in 2.2.\n")
+           "macOS x86 support was deprecated in 2.2.\n\n"
+           "cuSolver replaces the legacy MAGMA backend.\n")
 HANDWRITTEN = {URL_28: TEXT_28}
 LOOK_BACK_28 = "macOS x86 support was deprecated in 2.2."
+#: A replacement, as the 2.12 post states one (it also deprecates MAGMA: not here).
+MAGMA_28 = "cuSolver replaces the legacy MAGMA backend."
 
 ZERO_18 = ("(Prototype) ZeroRedundancyOptimizer** - Based on and in partnership with the "
            "Microsoft DeepSpeed team, this feature helps reduce per-process memory footprint by "
@@ -332,11 +336,15 @@ def release_28() -> PostFacts:
              "introduces.marked_heading", TEXT_28.index(heading), heading, "API-Unstable"),
         fact("DEPRECATES", e("Release", "PyTorch 2.2"), e("Platform", "macOS x86"),
              "handmade.deprecates", TEXT_28.index(LOOK_BACK_28), LOOK_BACK_28),
+        fact("REPLACES", e("Library", "cuSolver"), e("Library", "MAGMA"),
+             "replaces.replaces", TEXT_28.index(MAGMA_28), MAGMA_28),
     ]
     mentions = [
         mention("Release", "PyTorch 2.8", "PyTorch 2.8", TEXT_28.index("PyTorch 2.8")),
         mention("Feature", feature, feature, TEXT_28.index(feature)),
         mention("Platform", "macOS x86", "macOS x86", TEXT_28.index("macOS x86")),
+        mention("Library", "MAGMA", "MAGMA", TEXT_28.index("MAGMA")),
+        mention("Library", "cuSolver", "cuSolver", TEXT_28.index("cuSolver")),
     ]
     return PostFacts(URL_28, title, "2025-08-06", None, mentions, facts)
 

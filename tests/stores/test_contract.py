@@ -78,6 +78,8 @@ MAC_COLLABORATION = ("In collaboration with the Metal engineering team at Apple,
 PYTHON2_REMOVED = ["torchvision", "torchvision 0.6", "REMOVES", "Release", "Python 2",
                    ["For this release, all three domain libraries are removing support for "
                     "Python2 and will support Python3 only."], [URL_LIBRARIES]]
+MAGMA_REPLACED = ["Library", "MAGMA", "Library", "cuSolver",
+                  ["cuSolver replaces the legacy MAGMA backend."], [URL_28]]
 RELEASED_WITH_SENTENCE = ("We’re excited to share new releases for all three domain libraries "
                           "alongside PyTorch 1.5 and the rest of the library updates.")
 
@@ -105,6 +107,8 @@ COLUMNS = {
     "releases-supporting": ["library", "release", "via", "device", "stability", "sentences",
                             "posts"],
     "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
+    "replacements": ["replaced_label", "replaced", "label", "replacement", "sentences",
+                     "posts"],
     "supported-hardware": ["label", "device", "supporter_label", "supporter", "sentences",
                            "posts"],
 }
@@ -127,6 +131,10 @@ NAMED_ROWS = [
     ("deprecations", {"versions_of": "Python"}, [PYTHON2_REMOVED]),  # Python 2 is a Release
     ("deprecations", {"versions_of": "PyTorch"}, []),
     ("deprecations", {}, [DEPRECATED, PYTHON2_REMOVED]),
+    ("replacements", {"name": "MAGMA"}, [MAGMA_REPLACED]),
+    ("replacements", {"name": "cuSolver"}, [MAGMA_REPLACED]),  # what it replaced
+    ("replacements", {"name": "macOS x86"}, []),
+    ("replacements", {}, [MAGMA_REPLACED]),
     ("evidence", {"source": "torchvision 0.6", "target": "PyTorch 1.5", "type": "RELEASED_WITH"},
      [["RELEASED_WITH", "Release", "Release", 1, [RELEASED_WITH_SENTENCE], [URL_LIBRARIES],
        ["released_with.core_release_post"]]]),
