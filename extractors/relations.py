@@ -59,6 +59,7 @@ class _DocIndex:
         self.starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
         self.breaks = _positions(doc, LOWER, _CLAUSE_BREAKS)
         self.commas = _positions(doc, ORTH, {","})
+        self.semicolons = _positions(doc, ORTH, {";"})
         self.subjects = _positions(doc, DEP, {"nsubj", "nsubjpass"})
         in_order = all(a.start <= b.start for a, b in zip(entities, entities[1:], strict=False))
         self._entity_starts = [e.start for e in entities] if in_order else None
@@ -245,7 +246,9 @@ class RelationFinder:
         sentence = index.sentence(trigger)
         inside, covered = index.inside(sentence), index.covered(sentence)
         covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
-        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)]
+        semicolon = index.last(index.semicolons, sentence.start, trigger.start)
+        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)
+                   and (semicolon is None or e.start > semicolon)]  # "X module; ... on GPUs"
         if rule.max_gap is not None:
             sources = [e for e in sources if e.end <= trigger.start
                        and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap]

@@ -312,6 +312,15 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
      "replaces FBGEMM as the default quantization backend.", set()),
     ("We have been hard at work on PyTorch-Transformers (formerly known as "
      "pytorch-pretrained-bert).", set()),
+    # a company named the contributor to a project develops it (the ExecuTorch post); the
+    # project's contributors are no company
+    ("While Meta has been the primary initial contributor to ExecuTorch, a growing set of "
+     "companies have started investing in the project.", {("DEVELOPED_BY", "ExecuTorch", "Meta")}),
+    ("This is helpful for contributors to PyTorch to understand their impact.", set()),
+    # a name before a semicolon is no source of a trigger after it (the 2.0 post)
+    ("Beta includes functorch APIs in the torch.func module; and other Beta/Prototype "
+     "improvements across various training optimization features on GPUs and CPUs.",
+     {("SUPPORTS", None, "CPU")}),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
@@ -321,7 +330,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
         "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",
         "a-toolkit", "to-replace", "in-favor-of", "a-plan-to-replace", "replaces-a-modifier",
-        "replaces-after-a-relative-clause", "formerly-a-cut-name"])
+        "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
+        "contributors-to-no-company", "semicolon-ends-the-sources"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}
