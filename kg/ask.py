@@ -168,9 +168,13 @@ SHAPES: dict[str, dict] = {
         "example": "Which releases support MPS?",
         "needs": ("hardware",), "takes": ("hardware",),
         "triggers": [
-            ([_word(r"^(releases?|versions?)$"), _word(r"^(support\w*|added|improved)$")], 6),
+            ([_word(r"^(releases?|versions?)$"),
+              _word(r"^(support\w*|add\w*|improv\w*|introduc\w*|brought|bring\w*|enabl\w*)$")],
+             6),
             ([_word(r"^(releases?|versions?)$"), {"LOWER": "of", "OP": "?"},
               {"IS_ALPHA": True, "OP": "?"}, _word(r"^support\w*$")], 6),
+            # "In which releases did Apple silicon support improve?"
+            ([_word(r"^releases$"), {"OP": "{1,4}"}, _word(r"^(support\w*|improv\w*)$")], 5),
         ]},
     "feature-lifecycle": {
         "example": "When was ZeroRedundancyOptimizer promoted?",
