@@ -104,6 +104,7 @@ SHAPES: dict[str, dict] = {
             ([{"LOWER": {"IN": ["stable", "beta", "prototype"]}},
               _word(r"^features?$")], 2),
             ([_word(r"^features?$")], 1),
+            ([{"LOWER": "as"}, {"LOWER": {"IN": ["stable", "beta", "prototype"]}}], 3),
         ]},
     "stability-counts": {
         "example": "How many features per stability did PyTorch 1.8 introduce?",
@@ -486,13 +487,15 @@ class QuestionMapper:
                         and m.label == "Library"), None)
         return (str(mention.value), mention) if mention is not None else None
 
-    def triggers(self, doc) -> dict[str, float]:
-        """Each query's trigger score: the weights of its distinct patterns found."""
+    def triggers(self, doc, mentions: Sequence[Mention] = ()) -> dict[str, float]:
+        """Each query's trigger score: the weights of its distinct patterns found, but not of
+        words within a name the question links ("GPUs" of "AMD GPUs")."""
+        named = {i for m in mentions if m.kind == "entity" for i in range(m.start, m.end)}
         scores: dict[str, float] = {}
         seen = set()
-        for match_id, _, _ in self.matcher(doc):
+        for match_id, start, end in self.matcher(doc):
             key = self.nlp.vocab.strings[match_id]
-            if key in seen:
+            if key in seen or named.issuperset(range(start, end)):
                 continue
             seen.add(key)
             query, number = key.rsplit("#", 1)
@@ -509,7 +512,7 @@ class QuestionMapper:
         mentions = self.mentions(doc)
         if _HOW_TO.match(text):  # instructions: no named query holds them
             return MappedQuestion(question, None, {}, 0, mentions, closest_shapes(question))
-        scores = self.triggers(doc)
+        scores = self.triggers(doc, mentions)
         if _asks_yes_or_no(doc, mentions):
             scores["evidence"] = scores.get("evidence", 0) + YES_OR_NO_WEIGHT
         best: tuple[float, int, str, dict] | None = None
