@@ -1682,8 +1682,12 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
         if source is None:
             continue
-        facts.append(_fact(relation.type, source, _entity(relation.target), relation.rule,
-                           relation.sentence))
+        target = _entity(relation.target)
+        if not RELATION_TYPES[relation.type].fits(source.label, target.label):
+            if relation.source is None or source.name == target.name:
+                continue  # a twin is the name the sentence says it of, not "it"
+            source = Entity("Feature", source.name)  # a rule's twin: ExecuTorch as a part
+        facts.append(_fact(relation.type, source, target, relation.rule, relation.sentence))
     return facts
 
 

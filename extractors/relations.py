@@ -25,7 +25,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
-from ptkg.schema import CORE_LIBRARY, ENDINGS
+from ptkg.schema import CORE_LIBRARY, DEVICE_LABELS, ENDINGS
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,8 @@ class RelationFinder:
         inside, covered = index.inside(sentence), index.covered(sentence)
         covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
         semicolon = index.last(index.semicolons, sentence.start, trigger.start)
-        sources = [e for e in inside if e.label_ in rule.source and not _modifier(e, covered)
+        sources = [e for e in inside if e.label_ in rule.source_labels
+                   and not _modifier(e, covered)
                    and (semicolon is None or e.start > semicolon)]  # "X module; ... on GPUs"
         if rule.max_gap is not None:
             sources = [e for e in sources if e.end <= trigger.start
@@ -402,9 +403,11 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     if not right or _words(doc[trigger.end:right[0].start]) > lead:
         return []
     chosen = []
+    covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:
-        if chosen and not _glue(doc[chosen[-1].end:target.start]):
-            break
+        if chosen and (not _glue(doc[chosen[-1].end:target.start]) or (
+                target.label_ not in DEVICE_LABELS and _names_part(target, covered))):
+            break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices"
         chosen.append(target)
     owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch

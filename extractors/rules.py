@@ -39,6 +39,10 @@ naming the file and line. The fields:
     The source ends at most this many tokens before the trigger.
 ``not_after``
     Words that, right before the trigger, change its sense ("as part of a goal").
+``twins``
+    A Library may be the source too, read as the Feature the type needs, which resolution
+    keeps beside the Library and links by ``SAME_AS`` ("ExecuTorch is becoming a part of
+    PyTorch Core": the contract's PART_OF is from a Feature).
 
 Rules in code (:data:`CODE_RULES`) read what needs the whole post (headings, sections,
 titles); each fact they make names one of them, as trigger facts name their rule's ``id``.
@@ -78,6 +82,12 @@ class TriggerRule:
     implied: str = "section"
     max_gap: int | None = None
     not_after: tuple[str, ...] = ()
+    twins: bool = False
+
+    @property
+    def source_labels(self) -> tuple[str, ...]:
+        """The labels a source may have: with ``twins``, a Library too."""
+        return (*self.source, "Library") if self.twins else self.source
 
     @property
     def adjacent(self) -> bool:
@@ -133,6 +143,8 @@ def parse_rule(record: dict, where: str = "<rule>") -> TriggerRule:
     for key, values in _VOCABULARY.items():
         if key in record and record[key] not in values:
             raise PatternError(f"{where}: {key} {record[key]!r} is not one of {', '.join(values)}")
+    if "twins" in record and not isinstance(record["twins"], bool):
+        raise PatternError(f"{where}: twins must be true or false")
     if "max_gap" in record and not (isinstance(record["max_gap"], int) and record["max_gap"] >= 0):
         raise PatternError(f"{where}: max_gap must be a whole number of tokens")
     check_token_pattern(record["pattern"], where)

@@ -182,12 +182,20 @@ def _entity_in_scope(gold: Gold, url: str, node: str, graph: nx.MultiDiGraph,
 
 
 def _identifier(graph: nx.MultiDiGraph, gold: Gold):
+    """A node's gold key: by its label and names, else by those of the node it is
+    (``SAME_AS``: the Feature ExecuTorch that a PART_OF needs is the Library ExecuTorch)."""
+    def find(node: str) -> Key | None:
+        data = graph.nodes[node]
+        names = [data["name"], *data.get("aliases", [])]
+        return next((key for key in (gold.find(data["label"], n) for n in names)
+                     if key is not None), None)
+
     def identify(node: str) -> Key:
         data = graph.nodes[node]
         if data["label"] == "Post":
             return ("Post", data["url"])
-        names = [data["name"], *data.get("aliases", [])]
-        found = (gold.find(data["label"], name) for name in names)
+        same = [v for _, v, key in graph.out_edges(node, keys=True) if key == "SAME_AS"]
+        found = (find(n) for n in (node, *same))
         return next((key for key in found if key is not None), (data["label"], data["name"]))
     return identify
 

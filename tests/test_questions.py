@@ -135,12 +135,9 @@ XFAIL: dict[str, str] = {
            "1.3 Cloud TPU pilot) has no DEVELOPED_BY",
     "q43": "extraction: Apple DEVELOPED_BY only ExecuTorch, nothing for MPS (organizations "
            "about GPU, the first thing named after PyTorch: an empty table)",
-    "q46": "extraction: features-of-library PyTorch lists functorch (PART_OF PyTorch) but the "
-           "graph has nothing from functorch to torch.func (2.0), and PyTorch BASED_ON functorch "
-           "(reversed, not PART_OF)",
-    "q47": "query: part-of reads PART_OF, which the contract allows only from a Feature; "
-           "ExecuTorch is a Library ('ExecuTorch becomes part of PyTorch Core' joins two "
-           "libraries), so the graph has ExecuTorch BASED_ON PyTorch and no PART_OF",
+    "q46": "query: the yes-or-no question asks evidence of functorch PART_OF PyTorch, which "
+           "holds (2.0: 'integrating functorch into PyTorch', the Feature twin of the Library); "
+           "that its APIs are torch.func now is REPLACES, another relation the row does not show",
     # -- diffs
     "q50": "query: release-diff shows the two releases' own statements (all of 1.9's and "
            "1.10's are found); torch.fx, Remote Module and DDP Communication Hook are not in the "

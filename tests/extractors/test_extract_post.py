@@ -896,3 +896,17 @@ def test_a_heading_with_an_arrow_names_a_replacement():
             "Models go from PyTorch -> ONNX -> TensorRT for deployment.\n")
     replaces = {f for f in triples_of(text, "PyTorch 2.0 release") if f[0] == "REPLACES"}
     assert replaces == {("REPLACES", "torch.func", "functorch")}
+
+
+def test_a_library_that_becomes_part_of_another_is_its_feature_twin():
+    """"ExecuTorch is becoming a part of PyTorch Core" (the ExecuTorch post): the contract's
+    PART_OF is from a Feature, so the part is the Feature ExecuTorch, which resolution links to
+    the Library by SAME_AS; "it's part of PyTorch" names no twin."""
+    text = ("ExecuTorch is a library for on-device inference.\n\n"
+            "Today, we're excited to share that ExecuTorch is becoming a part of PyTorch Core.\n\n"
+            "Guaranteed PyTorch version compatibility, because it's part of PyTorch.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "ExecuTorch news")],
+                              model="en_core_web_sm", jobs=1)
+    parts = {(f.source.label, f.source.name, f.target.name) for f in result.facts
+             if f.type == "PART_OF"}
+    assert parts == {("Feature", "ExecuTorch", "PyTorch")}

@@ -31,13 +31,14 @@ def write_rules(tmp_path, *records: dict) -> str:
     ({"choose": "subjekt"}, "choose 'subjekt' is not one of nearest"),
     ({"implied": "always"}, "implied 'always' is not one of section"),
     ({"max_gap": -1}, "max_gap must be a whole number"),
+    ({"twins": "yes"}, "twins must be true or false"),
     ({"pattern": [{"NOT_AN_ATTRIBUTE": "x"}]}, "invalid token pattern"),
     ({"pattern": []}, "a trigger pattern is a non-empty list"),
 ], ids=["unknown-key", "unknown-type", "wrong-target", "wrong-source", "targets", "choose",
-        "implied", "max-gap", "token-pattern", "empty-pattern"])
+        "implied", "max-gap", "twins", "token-pattern", "empty-pattern"])
 def test_read_rules_bad_line_names_file_and_line(tmp_path, change, message):
-    """Issue 9: a rule with label REPLACES or a misspelled flag fails when it is read, naming
-    the file and line, instead of loading silently."""
+    """Issue 9: a rule with label VARIANT_OF (derived, never read) or a misspelled flag fails
+    when it is read, naming the file and line, instead of loading silently."""
     path = write_rules(tmp_path, GOOD, {**GOOD, "id": "supports.y", **change})
     with pytest.raises(PatternError, match=f"^{re.escape(path)}:2: .*{re.escape(message)}"):
         read_rules(path)
