@@ -143,6 +143,8 @@ SHAPES: dict[str, dict] = {
             ([_word(r"^(introduc\w*|ship|ships|shipped|add|adds|added|bring|brings|brought|"
                     r"includ\w*|came|come|comes|contain\w*)$")], 2),
             ([_word(r"^features?$")], 2),
+            # "What features did the 0.4 release announce?": features, not posts
+            ([_word(r"^features?$"), {"OP": "{1,5}"}, _word(r"^announc\w*$")], 5),
             ([_word(r"^(what|whats)$"), {"LOWER": {"IN": ["'s", "is"]}, "OP": "?"},
               {"LOWER": "in"}], 1),
         ]},
@@ -151,12 +153,19 @@ SHAPES: dict[str, dict] = {
         "needs": ("library",), "takes": ("library",),
         "triggers": [
             ([_word(r"^(releases|versions|version|released)$")], 3),
+            ([_word(r"^(latest|newest|last|first|oldest|earliest|recent)$"), {"OP": "?"},
+              _word(r"^(releases?|versions?)$")], 4),
             (_words("in", "order"), 1), (_words("when", "was", "each"), 1),
         ]},
     "announcements": {
         "example": "Which posts announce PyTorch releases?",
-        "needs": (), "takes": ("library",),
-        "triggers": [([_word(r"^announc\w*$")], 6)]},
+        "needs": (), "takes": ("library", "release"),
+        "triggers": [
+            ([_word(r"^announc\w*$")], 6),
+            # below a version question's "each ... version" (releases-of-library)
+            ([{"LOWER": "when"}, {"OP": "{1,5}"},
+              _word(r"^(released|launched|published|out|come|came|ship|shipped)$")], 4),
+        ]},
     "hardware-support": {
         "example": "What supports MPS?",
         "needs": ("hardware",), "takes": ("hardware",),
@@ -686,7 +695,7 @@ class QuestionMapper:
             return None
         if query == "features-by-stability" and any(m.label != "Release" for m in entities):
             return None  # "When did FSDP become stable?" is about FSDP, not a list
-        if query == "announcements" and first("Release", "Feature", "Hardware"):
+        if query == "announcements" and first("Feature", "Hardware"):
             return None
         return params
 

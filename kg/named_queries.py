@@ -561,6 +561,7 @@ def store_types(store: Store) -> list[str]:
 #: For each query, what its release parameter's gap makes unknown.
 _GAP_WORDS = {
     "features-by-release": "the features it introduced are not known",
+    "features-by-stability": "the features it introduced, and at which stability, are not known",
     "stability-counts": "the features it introduced are not known",
     "released-with": "the library releases shipped with it are not known",
     "deprecations": "what it deprecated or removed is not known",
@@ -568,7 +569,8 @@ _GAP_WORDS = {
 }
 #: The queries whose rows list a release's features: listed only by posts that do not announce
 #: the release, they are what those posts happen to say, not the release's list.
-_LISTS_FEATURES = frozenset({"features-by-release", "stability-counts", "release-diff"})
+_LISTS_FEATURES = frozenset({"features-by-release", "features-by-stability", "stability-counts",
+                             "release-diff"})
 #: The parameters that name the releases a query asks about.
 _RELEASE_PARAMS = ("release", "a", "b")
 

@@ -93,6 +93,10 @@ def test_issue13_lifecycle_names_the_releases_it_cannot_see(graph, handmade_grap
      ["1 post in the graph announces torchvision 0.6, but none lists its features: the "
       "features it introduced are not known"]),
     ("features-by-release", {"release": "PyTorch 1.8"}, [["torch.fx"]], []),
+    ("features-by-stability", {"release": "PyTorch 1.5", "stability": "Beta"}, [],
+     ["no post in the graph announces PyTorch 1.5 or lists its features: the features it "
+      "introduced, and at which stability, are not known"]),
+    ("features-by-stability", {"stability": "Beta"}, [["torch.fx"]], []),
     ("hardware-support", {"hardware": "MPS"}, [], []),
 ])
 def test_issue13_query_gaps(graph, query, params, rows, gaps):

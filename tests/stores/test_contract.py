@@ -115,6 +115,9 @@ COLUMNS = {
 #: (query, params) -> rows: every named query with its example parameters, and again without
 #: its optional ones.
 NAMED_ROWS = [
+    ("announcements", {"library": "PyTorch", "release": "PyTorch 1.8"}, ANNOUNCED[:1]),
+    ("announcements", {"release": "PyTorch 2.8"}, ANNOUNCED[-1:]),
+    ("announcements", {"release": "PyTorch 1.12"}, []),  # named, announced by no post
     ("announcements", {"library": "PyTorch"}, ANNOUNCED),
     ("announcements", {}, [
         *ANNOUNCED,
