@@ -144,7 +144,7 @@ SHAPES: dict[str, dict] = {
                     r"includ\w*|came|come|comes|contain\w*)$")], 2),
             ([_word(r"^features?$")], 2),
             # "What features did the 0.4 release announce?": features, not posts
-            ([_word(r"^features?$"), {"OP": "{1,5}"}, _word(r"^announc\w*$")], 5),
+            ([_word(r"^features?$"), {"OP": "{1,10}"}, _word(r"^announc\w*$")], 5),
             ([_word(r"^(what|whats)$"), {"LOWER": {"IN": ["'s", "is"]}, "OP": "?"},
               {"LOWER": "in"}], 1),
         ]},
