@@ -1628,6 +1628,8 @@ def _release_library(release: Entity | None) -> Entity | None:
     return Entity("Library", release.name.rpartition(" ")[0]) if release else None
 
 
+#: Words that make a library's sentence its release's news: "torchaudio now supports Windows".
+_RELEASE_NEWS = re.compile(r"\b(?:now|this release|this version)\b", re.I)
 #: A sentence about every library release of a post: "all three domain libraries are ...".
 _ALL_LIBRARIES = re.compile(r"\b(?:all|each of the|both)\s+(?:the\s+)?(?:\w+\s+)?"
                             r"domain\s+librar(?:y|ies)\b", re.I)
@@ -1680,6 +1682,12 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         elif source == Entity("Library", CORE_LIBRARY) and relation.type in ("SUPPORTS",
                                                                              *ENDINGS):
             source = subject or source  # "PyTorch" in a post about PyTorch 1.12 is 1.12
+        elif source is not None and source.label == "Library" and relation.type in (
+                "SUPPORTS", *ENDINGS) and _RELEASE_NEWS.search(relation.sentence.text):
+            # "torchaudio now supports Windows" under torchaudio 0.6 is that release's news;
+            # "torch_xla is a Python package that ... on Cloud TPUs" is the library's
+            source = next((r for r in (section.release, subject) if r is not None
+                           and _release_library(r) == source), source)
         if source is None:
             continue
         target = _entity(relation.target)
