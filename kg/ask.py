@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .explore import NameIndex
@@ -474,7 +474,20 @@ class QuestionMapper:
             elif word.isdigit() or word in _NUMBER_WORDS:
                 value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
                 found.append(Mention("number", value, None, token.text, token.i, token.i + 1))
+        found.extend(self._inner_devices(keys, linked))
         return sorted(found, key=lambda m: m.start)
+
+    def _inner_devices(self, keys: dict[tuple[int, int], str],
+                       linked: dict[int, Mention]) -> Iterator[Mention]:
+        """The devices whose support a longer name the question links is ("Windows" of the
+        feature "Improved Windows Support", not "CUDA" of "CUDA Graphs"), as ``inner``
+        mentions: what a device query takes when the question names no device of its own."""
+        supports = [m for m in linked.values() if m.text.lower().endswith(" support")]
+        for (start, end), key in sorted(keys.items()):
+            name, label = self.surfaces[key]
+            if label in DEVICE_LABELS and start not in linked and any(
+                    m.start <= start and end <= m.end for m in supports):
+                yield Mention("inner", name, label, "", start, end)
 
     def _version_context(self, doc, i: int, releases: list[Mention],
                          linked: dict[int, Mention]) -> tuple[str, Mention | None] | None:
@@ -624,8 +637,9 @@ class QuestionMapper:
             params["release"] = first("Release")
         if "library" in takes and first("Library"):
             params["library"] = first("Library")
-        if "hardware" in takes and first(*DEVICE_LABELS):
-            params["hardware"] = first(*DEVICE_LABELS)
+        inner = next((m.value for m in mentions if m.kind == "inner"), None)
+        if "hardware" in takes and (first(*DEVICE_LABELS) or inner):
+            params["hardware"] = first(*DEVICE_LABELS) or inner  # "improved Windows support"
         if "feature" in takes and first("Feature"):
             params["feature"] = first("Feature")
         if "organization" in takes and first("Organization"):
@@ -737,7 +751,7 @@ def _other_devices(query: str, params: dict[str, object],
     asked = params.get("hardware")
     if asked is None or "hardware" not in SHAPES[query]["takes"]:
         return []
-    label = next(m.label for m in mentions if m.kind == "entity" and m.value == asked)
+    label = next(m.label for m in mentions if m.kind in ("entity", "inner") and m.value == asked)
     others = dict.fromkeys(m.value for m in mentions
                            if m.kind == "entity" and m.label == label and m.value != asked)
     return [{**params, "hardware": other} for other in others]

@@ -281,6 +281,20 @@ def test_issue12_mixed_case_name_links(corpus_kg):
                                            {"feature": "torch.accelerator.Graph"})
 
 
+@pytest.mark.parametrize(("question", "query", "params"), [
+    ("Which releases added or improved Windows support?", "releases-supporting",
+     {"hardware": "Windows"}),
+    ("Which releases added CUDA Graphs?", "feature-stability", {"feature": "CUDA Graphs"}),
+], ids=["a-devices-support-named-by-a-feature", "a-feature-named-for-a-device"])
+def test_issue12_a_feature_named_as_a_devices_support_asks_for_the_device(corpus_kg, question,
+                                                                         query, params):
+    """"improved Windows support" links torchaudio's feature "Improved Windows Support"; a
+    question of releases that added it asks for the device, not for that one feature (but
+    "CUDA Graphs" is a feature, not CUDA's support)."""
+    found = corpus_kg.mapper().map(question)
+    assert (found.query, found.params) == (query, params)
+
+
 @pytest.mark.parametrize(("question", "gap"), [
     ("What features did the PyTorch 0.4 release announce?",
      "no post in the graph announces PyTorch 0.4: the feature listed comes from other posts, "
