@@ -910,3 +910,15 @@ def test_a_library_that_becomes_part_of_another_is_its_feature_twin():
     parts = {(f.source.label, f.source.name, f.target.name) for f in result.facts
              if f.type == "PART_OF"}
     assert parts == {("Feature", "ExecuTorch", "PyTorch")}
+
+
+def test_a_librarys_news_under_its_release_is_the_releases():
+    """The 1.6 library post's "torchaudio now officially supports Windows", under its torchaudio
+    0.6 heading, is torchaudio 0.6's support; what the library is stays the library's."""
+    text = ("# New library releases\n\n## torchaudio 0.6\n\n"
+            "torchaudio now officially supports Windows.\n\n"
+            "torchaudio is a package that runs on Linux.\n")
+    supports = {f for f in triples_of(text, "New library releases", model="en_core_web_sm")
+                if f[0] == "SUPPORTS"}
+    assert supports == {("SUPPORTS", "torchaudio 0.6", "Windows"),
+                        ("SUPPORTS", "torchaudio", "Linux")}
