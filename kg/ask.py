@@ -314,7 +314,7 @@ RELATION_WORDS = [
 class Mention:
     """Something the question names: an entity, a stability, a label word or a number."""
 
-    kind: str  # entity, stability, label, number
+    kind: str  # entity, stability, label, number; inner: a device inside an entity's name
     value: object  # the canonical name, stability, label or number
     label: str | None  # the entity's label
     text: str  # the words of the question
@@ -474,10 +474,10 @@ class QuestionMapper:
             elif word.isdigit() or word in _NUMBER_WORDS:
                 value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
                 found.append(Mention("number", value, None, token.text, token.i, token.i + 1))
-        found.extend(self._inner_devices(keys, linked))
+        found.extend(self._inner_devices(doc, keys, linked))
         return sorted(found, key=lambda m: m.start)
 
-    def _inner_devices(self, keys: dict[tuple[int, int], str],
+    def _inner_devices(self, doc, keys: dict[tuple[int, int], str],
                        linked: dict[int, Mention]) -> Iterator[Mention]:
         """The devices whose support a longer name the question links is ("Windows" of the
         feature "Improved Windows Support", not "CUDA" of "CUDA Graphs"), as ``inner``
@@ -487,7 +487,7 @@ class QuestionMapper:
             name, label = self.surfaces[key]
             if label in DEVICE_LABELS and start not in linked and any(
                     m.start <= start and end <= m.end for m in supports):
-                yield Mention("inner", name, label, "", start, end)
+                yield Mention("inner", name, label, doc[start:end].text, start, end)
 
     def _version_context(self, doc, i: int, releases: list[Mention],
                          linked: dict[int, Mention]) -> tuple[str, Mention | None] | None:
@@ -837,7 +837,7 @@ def when_empty(mapping: MappedQuestion) -> MappedQuestion | None:
     if mapping.query != "replacements" or "name" not in mapping.params:
         return None
     return replace(mapping, query="deprecations", params=dict(mapping.params),
-                               outcome=(OUTCOME_COLUMNS["deprecations"], (REPLACED,)))
+                   outcome=(OUTCOME_COLUMNS["deprecations"], (REPLACED,)))
 
 
 def _outcome(query: str, mentions: list[Mention], doc) -> tuple[str, tuple[str, ...]] | None:
