@@ -451,6 +451,10 @@ def _announced(post: Post, doc: Doc, outline: Outline, title_doc: Doc | None) ->
     for release, _ in outline.announced.values():
         facts.append(_code_fact("announces.library_section", source, _entity(release),
                            release.sent))
+    for _, release in (outline.libraries or {}).values():
+        if release is not None:  # "## TorchVision", its release the post's table of versions
+            facts.append(_code_fact("announces.library_section", source, _entity(release),
+                                    release.sent))
     return facts
 
 

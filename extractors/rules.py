@@ -201,7 +201,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("announces.title", "ANNOUNCES", "a release named in an announcing title"),
     CodeRule("announces.release_heading", "ANNOUNCES", "a heading that opens with a release"),
     CodeRule("announces.library_section", "ANNOUNCES",
-             "a release announced under its library's heading"),
+             "a release announced under its library's heading, or the one release of a "
+             "library a post gives a section ('## TorchVision' and its table's TorchVision 0.15)"),
     CodeRule("introduces.marked_heading", "INTRODUCES",
              "a heading or bullet with a stability marker names a feature"),
     CodeRule("introduces.added_bullet", "INTRODUCES",

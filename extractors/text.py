@@ -23,6 +23,8 @@ _EMPHASIS = re.compile(
 _ESCAPED_UNDERSCORE = re.compile(r"(?<=[\w.])\\(_(?:(?:[\w.]|\\_)*\w)?)")
 _LINE_MARK = re.compile(r"^(\s*)(#{1,6}\s+|>\s*|[*+-]\s+|\d{1,2}[.)]\s+)")
 _TABLE_RULE = re.compile(r"^[\s|:\-]+$")
+#: An HTML table cell that opens a line: "<td>TorchServe 0.7.1" names no section.
+_TABLE_CELL = re.compile(r"<t[dh]\b", re.I)
 _CODE_LANG = {"python", "bash", "shell", "console", "sh", "text", "cpp", "c++", "yaml", "json",
               "py"}
 _CODE_LINE = re.compile(
@@ -134,9 +136,11 @@ def line_kind(raw: str, html: bool = False) -> str:
     """The kind of a line of plain text: ``heading``, ``bullet``, ``text`` or ``code``.
 
     A line of six words or fewer without final punctuation is a heading, as is one of up to
-    14 words that starts with a capital (after an opening quote); with ``html``, tags are
-    masked first.
+    14 words that starts with a capital (after an opening quote), but not a table's cell
+    (text); with ``html``, tags are masked first.
     """
+    if _TABLE_CELL.match(raw.lstrip()):
+        return "text"  # "<td>TorchServe 0.7.1": a cell of "Latest Stable Library Versions"
     if html:
         raw = _HTML.sub(_blank, raw)
     stripped = raw.strip()

@@ -922,3 +922,17 @@ def test_a_librarys_news_under_its_release_is_the_releases():
                 if f[0] == "SUPPORTS"}
     assert supports == {("SUPPORTS", "torchaudio 0.6", "Windows"),
                         ("SUPPORTS", "torchaudio", "Linux")}
+
+
+def test_a_versions_table_announces_only_the_releases_the_post_has_a_section_for():
+    """The 2.0 library post's table of latest stable versions names TorchServe 0.7.1 and
+    TorchVision 0.15; only TorchVision has a section, so the post announces TorchVision 0.15
+    alone. Both shipped with PyTorch 2.0."""
+    text = ("We are bringing a number of improvements to the current PyTorch libraries.\n\n"
+            "<table>\n  <tr>\n   <td>TorchServe 0.7.1\n   </td>\n"
+            "   <td>TorchVision 0.15\n   </td>\n  </tr>\n</table>\n\n"
+            "## TorchVision\n\n### [Beta] Transforms v2\n\nNew transforms.\n")
+    facts = triples_of(text, "New Library Updates in PyTorch 2.0")
+    assert {f[2] for f in facts if f[0] == "ANNOUNCES"} == {"torchvision 0.15"}
+    assert {f[1] for f in facts if f[0] == "RELEASED_WITH"} == {"torchvision 0.15",
+                                                                "TorchServe 0.7.1"}

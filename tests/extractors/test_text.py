@@ -135,3 +135,10 @@ def test_mask_markup_drops_the_labels_of_profile_links(text, words):
     """A link to a person's profile names a person or a handle: only an affiliation stays."""
     masked = mask_markup(text)
     assert masked.split() == words and len(masked) == len(text)
+
+
+def test_classify_lines_a_table_cell_is_no_heading():
+    """The 2.0 library post's "Latest Stable Library Versions" table: a cell names a version,
+    not a section (it read as a release heading that announced TorchServe 0.7.1)."""
+    found = dict(kinds("<tr>\n   <td>TorchServe 0.7.1\n   </td>\n## TorchVision"))
+    assert (found["   <td>TorchServe 0.7.1"], found["## TorchVision"]) == ("text", "heading")
