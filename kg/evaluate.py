@@ -18,6 +18,7 @@ from pathlib import Path
 import networkx as nx
 
 from .errors import InputError
+from .graph import same_things
 from .names import name_key
 from .schema import CONTRACT_TYPES
 
@@ -194,8 +195,7 @@ def _identifier(graph: nx.MultiDiGraph, gold: Gold):
         data = graph.nodes[node]
         if data["label"] == "Post":
             return ("Post", data["url"])
-        same = [v for _, v, key in graph.out_edges(node, keys=True) if key == "SAME_AS"]
-        found = (find(n) for n in (node, *same))
+        found = (find(n) for n in (node, *same_things(graph, node)))
         return next((key for key in found if key is not None), (data["label"], data["name"]))
     return identify
 

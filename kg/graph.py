@@ -193,6 +193,13 @@ def _add_same_things(graph: nx.MultiDiGraph, resolver: Resolver) -> None:
             graph.add_edge(*ends, key="SAME_AS", type="SAME_AS", why=why)
 
 
+def same_things(graph: nx.MultiDiGraph, node: str) -> list[str]:
+    """The nodes ``SAME_AS`` links ``node`` to, either way (a Feature's Library or Model, a
+    Library's or Model's Feature), sorted."""
+    return sorted({v for _, v, key in graph.out_edges(node, keys=True) if key == "SAME_AS"}
+                  | {u for u, _, key in graph.in_edges(node, keys=True) if key == "SAME_AS"})
+
+
 def _families(label: str, name: str) -> list[tuple[str, str]]:
     """The families a name says it belongs to, each with why."""
     if label != "Hardware":

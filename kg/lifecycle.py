@@ -32,7 +32,7 @@ import networkx as nx
 
 from .errors import PtkgError
 from .explore import NotFoundError, find_nodes, resolve_node
-from .graph import node_id
+from .graph import node_id, same_things
 from .names import version_key
 from .schema import CORE_LIBRARY, ENDINGS, STABILITIES, change
 
@@ -382,7 +382,7 @@ def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:
 def replacements(graph: nx.MultiDiGraph, node: str) -> tuple[list[str], list[str]]:
     """The names of what replaced ``node`` and of what it replaced (``REPLACES``), its own and
     those of the Library or Model it is (``SAME_AS``: functorch's Feature and Library)."""
-    same = [node, *(v for _, v, key in graph.out_edges(node, keys=True) if key == "SAME_AS")]
+    same = [node, *same_things(graph, node)]
     by = {graph.nodes[u]["name"] for n in same
           for u, _, key in graph.in_edges(n, keys=True) if key == "REPLACES"}
     of = {graph.nodes[v]["name"] for n in same
@@ -396,8 +396,8 @@ def _feature_node(graph: nx.MultiDiGraph, name: str) -> str:
     try:
         return find_node(graph, name, "Feature")
     except NotFoundError:
-        same = sorted({u for node in find_nodes(graph, name)
-                       for u, _, key in graph.in_edges(node, keys=True) if key == "SAME_AS"})
+        same = sorted({u for node in find_nodes(graph, name) for u in same_things(graph, node)
+                       if graph.nodes[u]["label"] == "Feature"})
         if len(same) != 1:
             raise
         return same[0]
