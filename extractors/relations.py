@@ -61,6 +61,7 @@ class _DocIndex:
         self.commas = _positions(doc, ORTH, {","})
         self.semicolons = _positions(doc, ORTH, {";"})
         self.subjects = _positions(doc, DEP, {"nsubj", "nsubjpass"})
+        self.parsed = doc.has_annotation("DEP")  # a blank pipeline's tokens have no children
         in_order = all(a.start <= b.start for a, b in zip(entities, entities[1:], strict=False))
         self._entity_starts = [e.start for e in entities] if in_order else None
         self._text: str | None = None
@@ -243,6 +244,8 @@ class RelationFinder:
         return doc
 
     def _read(self, rule: TriggerRule, trigger: Span, index: _DocIndex) -> Iterator[Relation]:
+        if rule.targets == "modified" and index.parsed and _unmodified(trigger.root):
+            return
         sentence = index.sentence(trigger)
         inside, covered = index.inside(sentence), index.covered(sentence)
         covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
@@ -250,7 +253,8 @@ class RelationFinder:
         sources = [e for e in inside if e.label_ in rule.source_labels
                    and not _modifier(e, covered)
                    and (semicolon is None or e.start > semicolon)]  # "X module; ... on GPUs"
-        if rule.max_gap is not None:
+        purpose = _purpose(trigger, sentence)
+        if rule.max_gap is not None and not purpose:
             sources = [e for e in sources if e.end <= trigger.start
                        and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap]
         clause_end = _clause_end(trigger, index)
@@ -261,13 +265,16 @@ class RelationFinder:
         elif rule.label == "REPLACES":  # "replaces the autograd metaclass": the metaclass
             chosen = [t for t in chosen if not _names_part(t, covered) and not _cut(t)]
         clause_start = sentence.start
-        if _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z is the source
+        if purpose or _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z
             comma = index.first(index.commas, trigger.end, sentence.end)
             comma = sentence.end if comma is None else comma
             clause_start = comma
             chosen = [e for e in chosen if e.end <= comma]
             rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
+            if purpose and not sources and _first_subject(
+                    trigger.doc[comma:clause_end], index) is None:
+                return  # "To install PyTorch with the latest GPU support, run ...": the reader's
         clause = trigger.doc[clause_start:clause_end]
         if rule.label in ("BASED_ON", "REPLACES") and _of_common_noun(trigger, covered):
             return  # not where it runs: "speedups for networks running on Volta" are nvFuser's
@@ -435,6 +442,11 @@ def _glue(gap: Span) -> bool:
                                      for t in other))
 
 
+def _bare_list(gap: Span) -> bool:
+    """Whether the words between two names are list words only: ", ", " and "."""
+    return all(t.is_space or t.lower_ in _LIST_GLUE for t in gap)
+
+
 def _owned(target: Span, inside: list[Span]) -> Span:
     """What a library or feature named as an owner owns, else the target.
 
@@ -517,6 +529,15 @@ def _opens_sentence(trigger: Span, sentence: Span) -> bool:
 
 
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
+
+
+def _purpose(trigger: Span, sentence: Span) -> bool:
+    """Whether the trigger stands in an opening purpose clause that a comma closes: "To
+    enable GPU support, we suggest installing X" (X is the source)."""
+    doc = trigger.doc
+    words = [t for t in doc[sentence.start:trigger.start] if not (t.is_punct or t.is_space)]
+    return len(words) >= 2 and words[0].lower_ == "to" and words[1].pos_ == "VERB" and not any(
+        t.text == "," for t in words) and any(t.text == "," for t in doc[trigger.end:sentence.end])
 
 
 def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
@@ -605,6 +626,8 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
         return left
     if rule.targets == "last_before":  # "MAGMA was deprecated in favor of cuSolver"
         return _listed_before(trigger, left, adjacent=False)
+    if rule.targets == "modified":  # "CUDA 11 and Windows CUDA support"
+        return _listed_before(trigger, left, adjacent=True, bare=True)
     lead = 0 if rule.adjacent else MAX_LEAD
     right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
     if right or not rule.may_precede:
@@ -612,14 +635,23 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     return _listed_before(trigger, left, rule.adjacent)
 
 
-def _listed_before(trigger: Span, left: list[Span], adjacent: bool) -> list[Span]:
+def _unmodified(noun: Token) -> bool:
+    """Whether the names before a trigger do not say whose it is: the trigger is a verb
+    ("NVIDIA GPUs support FP8"), or an owner has it ("PyTorch's GPU support")."""
+    return noun.pos_ == "VERB" or any(child.dep_ == "poss" for child in noun.children)
+
+
+def _listed_before(trigger: Span, left: list[Span], adjacent: bool,
+                   bare: bool = False) -> list[Span]:
     """The last of the names ``left`` of the trigger, right before it when ``adjacent``, and
-    the names listed with it: "4.3, 4.2 and 4.1 are dropped"."""
+    the names listed with it: "4.3, 4.2 and 4.1 are dropped"; when ``bare``, listed by list
+    words only ("CPU inductor improvements, AVX512 support" lists AVX512 alone)."""
     if not left or (adjacent and _words(trigger.doc[left[-1].end:trigger.start])):
         return []
     listed = left[-1:]
     for before in reversed(left[:-1]):
-        if not _glue(trigger.doc[before.end:listed[0].start]):
+        gap = trigger.doc[before.end:listed[0].start]
+        if not (_bare_list(gap) if bare else _glue(gap)):
             break
         listed.insert(0, before)
     return listed

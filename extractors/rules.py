@@ -21,7 +21,9 @@ naming the file and line. The fields:
     ``after_or_before``: after, else the nearest name before; ``next_or_before``: right after,
     else right before; ``before``: the names before the trigger ("acknowledge X and Y as
     influences"); ``last_before``: the last name before it and those listed with it ("MAGMA
-    was deprecated in favor of cuSolver").
+    was deprecated in favor of cuSolver"); ``modified``: the names right before the trigger
+    that modify it, a noun, listed by list words only ("CUDA 11 and Windows CUDA support"),
+    none when an owner's ("PyTorch's GPU support").
 ``choose`` — how the source is chosen among the sentence's names
     ``nearest`` (default): the closest name before the trigger; ``subject``: the sentence's
     subject, else the nearest; ``subject_only``: the subject or none ("engineers from NVIDIA
@@ -61,7 +63,8 @@ from ptkg.schema import EXTRACTED_TYPES, RELATION_TYPES
 
 MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for the new X"
 
-TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before", "last_before")
+TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before", "last_before",
+                 "modified")
 SOURCE_CHOICES = ("nearest", "subject", "subject_only", "listed_after", "in_trigger")
 SIDES = ("before", "after")
 IMPLIED = ("section", "none", "refers_back", "not_people")

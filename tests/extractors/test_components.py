@@ -349,6 +349,27 @@ def test_a_passive_this_is_the_sections_feature(english_nlp):
     assert ("DEVELOPED_BY", "TorchInductor", "NVIDIA") not in found
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # the names that modify "support" are what is supported, listed by list words only
+    ("This release includes a new API for encrypt/decrypt as well as CUDA 11 and Windows "
+     "CUDA support.", {("SUPPORTS", None, "CUDA"), ("SUPPORTS", None, "Windows")}),
+    ("This release offers numerous performance improvements (e.g. CPU inductor improvements, "
+     "AVX512 support).", {("SUPPORTS", None, "AVX-512")}),
+    # an owner's support is not the sentence's subject's
+    ("Researchers benefit from PyTorch's GPU support.", set()),
+    # an opening purpose clause: the source follows its comma, else it is the reader's
+    ("To enable GPU support and improve performance, we suggest installing the Intel "
+     "Extension for PyTorch.", {("SUPPORTS", "Intel Extension for PyTorch", "GPU")}),
+    ("To install PyTorch using Anaconda with the latest GPU support, run the command below.",
+     set()),
+    ("To support model scaling on TPUs, we implemented FSDP for PyTorch/XLA.",
+     {("SUPPORTS", "FSDP", "TPU")}),
+], ids=["modifiers-listed", "modifier-after-a-phrase", "owned", "purpose-then-source",
+        "purpose-of-the-reader", "purpose-of-a-feature"])
+def test_relation_finder_reads_device_support(english_nlp, text, expected):
+    assert {r for r in relations_found(english_nlp, text) if r[0] == "SUPPORTS"} == expected
+
+
 def test_relation_finder_anaphor_flag(english_nlp):
     """ "it" and "the project" leave the source to the post, marked as referring back."""
     doc = english_nlp("The project began when teams from Facebook and Google came together.")
