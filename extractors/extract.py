@@ -210,12 +210,32 @@ def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]
         apis = [(line, s) for line in body for s in by_line.get(line.start, [])
                 if s.label_ == "Feature" and DOTTED_API.fullmatch(s.id_ or s.text)
                 and s.id_ != feature.name]
-        api = next((s for line, s in apis if _THE_NEW.fullmatch(text, line.start, s.start_char)
-                    and _DEFINES.match(text, s.end_char)), None) or next(
+        api = _api_ending(lines[at], by_line, feature, text) or next(
+            (s for line, s in apis if _THE_NEW.fullmatch(text, line.start, s.start_char)
+             and _DEFINES.match(text, s.end_char)), None) or next(
             (s for line, s in apis if line == body[0] and _home_of(text, s)), None)
         if api is not None:
             mentions.append(Mention(_entity(api), feature.name, fact.start, fact.end))
     return mentions
+
+
+def _api_ending(heading: Line, by_line: dict[int, list[Span]], feature: Entity,
+                text: str) -> Span | None:
+    """The API a heading ends with when the heading names what the API gains, a thing of its
+    own: "FlashAttention-2 support in torch.nn.functional.scaled_dot_product_attention" is
+    SDPA's news. What has no name of its own is the heading's feature: "Support for
+    User-defined Triton kernels in torch.compile"; so is "torch.compile + NumPy"."""
+    named = by_line.get(heading.start, [])
+    return next((s for s in named if s.label_ == "Feature" and s.id_ != feature.name
+                 and DOTTED_API.fullmatch(s.id_ or s.text)
+                 and _IN_BEFORE.search(text, heading.start, s.start_char)
+                 and not text[s.end_char:heading.end].strip(" `_*.:")
+                 and any(o.end_char <= s.start_char and o.label_ in ("Feature", "Library")
+                         for o in named)), None)
+
+
+#: The words before the API a heading ends with: "... support in `torch.compile`".
+_IN_BEFORE = re.compile(r"\ssupport\s+in[\s`_*]*$", re.I)
 
 
 def _paragraphs(lines: list[Line], text: str) -> Iterator[Line]:

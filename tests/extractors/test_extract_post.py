@@ -300,6 +300,23 @@ def test_a_generic_heading_about_an_api_is_the_api_unless_it_names_what_of_it(he
     assert {f[2] for f in facts_of(text, "PyTorch 2.3") if f[0] == "INTRODUCES"} == {feature}
 
 
+@pytest.mark.parametrize(("heading", "feature"), [
+    ("[Beta] FlashAttention-2 support in _torch.nn.functional.scaled_dot_product_attention_",
+     "torch.nn.functional.scaled_dot_product_attention"),
+    ("[Beta] Support for User-defined Triton kernels in _torch.compile_",
+     "Support for User-defined Triton kernels in torch.compile"),
+], ids=["names-what-the-api-gains", "gains-what-has-no-name"])
+def test_a_heading_ending_with_the_api_that_gains_a_named_thing_is_the_api(heading, feature):
+    """The 2.2 post: the API is the feature a heading names when what it gains has a name of
+    its own; the heading is kept as the API's alias."""
+    text = f"PyTorch 2.2 is released today.\n### {heading}\n"
+    [result] = run_extraction([Post(BLOG + "p/", text, "PyTorch 2.2")], model="blank", jobs=1)
+    graph = build_graph([result])
+    introduced = {graph.nodes[v]["name"] for _, v, key in graph.edges(keys=True)
+                  if key == "INTRODUCES"}
+    assert introduced == {feature}
+
+
 def test_marked_heading_in_first_person_is_no_feature():
     text = "PyTorch 2.1 is released today.\n### [Beta] We integrate some RLHF components\n"
     assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
