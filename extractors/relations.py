@@ -266,8 +266,7 @@ class RelationFinder:
             chosen = [t for t in chosen if not _names_part(t, covered) and not _cut(t)]
         clause_start = sentence.start
         if purpose or _opens_sentence(trigger, sentence):  # "Based on X and Y, Z does ...": Z
-            comma = index.first(index.commas, trigger.end, sentence.end)
-            comma = sentence.end if comma is None else comma
+            comma = _closing_comma(trigger, sentence, index)
             clause_start = comma
             chosen = [e for e in chosen if e.end <= comma]
             rule = replace(rule, side="after")
@@ -412,6 +411,8 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     chosen = []
     covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:
+        if chosen and _other_name(doc[chosen[-1].end:target.start]):
+            continue  # "Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows": two
         if chosen and (not _glue(doc[chosen[-1].end:target.start]) or (
                 target.label_ not in DEVICE_LABELS and _names_part(target, covered))):
             break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices"
@@ -432,7 +433,9 @@ def _glue(gap: Span) -> bool:
     ", ", " and ", "and through the managed", "or GPU using CUDA": not "module, brings", nor
     "and introduction of".
     """
-    words = [t for t in gap if not t.is_space]
+    if _other_name(gap):
+        return False  # "a variant of Muon (MuonClip)": another name of it, not a second
+    words = _outside_parentheses(gap)
     other = [t for t in words if t.lower_ not in _LIST_GLUE]
     if any(t.pos_ == "NOUN" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ in ("of", "for")
            for t in other):
@@ -445,6 +448,18 @@ def _glue(gap: Span) -> bool:
 def _bare_list(gap: Span) -> bool:
     """Whether the words between two names are list words only: ", ", " and "."""
     return all(t.is_space or t.lower_ in _LIST_GLUE for t in gap)
+
+
+def _outside_parentheses(gap: Span) -> list[Token]:
+    """The words of a gap but an aside in parentheses: "Linux (Ubuntu, SUSE Linux and Red Hat
+    Linux) and Windows" lists two."""
+    words, depth = [], 0
+    for token in gap:
+        depth += token.text == "("
+        if depth == 0 and not token.is_space:
+            words.append(token)
+        depth -= token.text == ")" and depth > 0
+    return words
 
 
 def _owned(target: Span, inside: list[Span]) -> Span:
@@ -529,6 +544,35 @@ def _opens_sentence(trigger: Span, sentence: Span) -> bool:
 
 
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
+
+
+def _closing_comma(trigger: Span, sentence: Span, index: _DocIndex) -> int:
+    """Where the opening phrase of a trigger ends: its first comma not in an aside ("Supports
+    Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows 10/11."), else the sentence's
+    end."""
+    start = trigger.end
+    while (comma := index.first(index.commas, start, sentence.end)) is not None:
+        if not _in_aside(trigger.doc[trigger.end:comma]):
+            return comma
+        start = comma + 1
+    return sentence.end
+
+
+def _other_name(gap: Span) -> bool:
+    """Whether a name after ``gap`` stands in an aside that is no list of examples: "Muon
+    (MuonClip)", "Linux (Ubuntu, SUSE Linux ...", not "newer GPUs (e.g., Blackwell)"."""
+    return _in_aside(gap) and not any(t.lower_ in _EXAMPLE_WORDS for t in gap)
+
+
+_EXAMPLE_WORDS = {"e.g.", "e.g", "eg", "such", "including", "like", "incl."}
+
+
+def _in_aside(before: Span) -> bool:
+    """Whether the end of ``before`` is inside parentheses it opens."""
+    depth = 0
+    for token in before:
+        depth = depth + (token.text == "(") - (token.text == ")" and depth > 0)
+    return depth > 0
 
 
 def _purpose(trigger: Span, sentence: Span) -> bool:

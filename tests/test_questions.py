@@ -121,10 +121,6 @@ XFAIL: dict[str, str] = {
            "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
     "q22": "extraction: PyTorch/XLA SUPPORTS TPU is read for the library, not its releases "
            "PyTorch/XLA 1.5 and 1.12; releases-supporting finds PyTorch 1.3",
-    "q24": "extraction: releases-supporting Windows finds 1.6, 1.7 [Prototype], 1.9, torchaudio "
-           "0.6 and 0.9 [Stable]; torchcsprng 0.2 ('Windows CUDA support', a library highlight "
-           "bullet), 2.5 and 2.6 (the Intel posts' 'Windows and Intel Client GPU Series "
-           "support') have no SUPPORTS of Windows",
     # -- deprecations
     "q31": "naming: the removal the gold calls 'Sox I/O backend file-like object support' is "
            "read from 'Sox I/O backend no longer supports file-like objects' as "

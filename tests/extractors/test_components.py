@@ -364,8 +364,17 @@ def test_a_passive_this_is_the_sections_feature(english_nlp):
      set()),
     ("To support model scaling on TPUs, we implemented FSDP for PyTorch/XLA.",
      {("SUPPORTS", "FSDP", "TPU")}),
+    # an aside in parentheses neither ends a list nor, unless it gives examples, adds to it
+    ("* Supports Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows 10/11.",
+     {("SUPPORTS", None, "Linux"), ("SUPPORTS", None, "Windows")}),
+    ("Users running on newer GPUs (e.g., Blackwell) should use the CUDA 13.0+ wheels.",
+     {("SUPPORTS", None, "GPU"), ("SUPPORTS", None, "Blackwell")}),
+    # builds for a device: "Windows binary releases", "ROCm wheels"; not the verb
+    ("We now publish ROCm wheels.", {("SUPPORTS", None, "ROCm")}),
+    ("PyTorch builds on Linux are tested nightly.", set()),
 ], ids=["modifiers-listed", "modifier-after-a-phrase", "owned", "purpose-then-source",
-        "purpose-of-the-reader", "purpose-of-a-feature"])
+        "purpose-of-the-reader", "purpose-of-a-feature", "aside-in-a-list", "aside-of-examples",
+        "device-wheels", "builds-a-verb"])
 def test_relation_finder_reads_device_support(english_nlp, text, expected):
     assert {r for r in relations_found(english_nlp, text) if r[0] == "SUPPORTS"} == expected
 
