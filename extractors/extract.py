@@ -1659,6 +1659,25 @@ _ALL_LIBRARIES = re.compile(r"\b(?:all|each of the|both)\s+(?:the\s+)?(?:\w+\s+)
                             r"domain\s+librar(?:y|ies)\b", re.I)
 
 
+def _planned_items(lines: list[Line], text: str) -> set[int]:
+    """The starts of the items of lists whose lead sentence states a plan: "Planned features
+    in 2.5 include:", "Coming releases will focus on:"."""
+    planned, lead = set(), False
+    for line in lines:
+        words = text[line.start:line.end].strip()
+        if line.kind == "bullet":
+            if lead:
+                planned.add(line.start)
+        elif words:
+            last = re.split(r"(?<=[.!?])\s+", words)[-1]
+            lead = last.endswith(":") and bool(_PLAN_LEAD.search(last))
+    return planned
+
+
+#: A list's lead sentence that states a plan.
+_PLAN_LEAD = re.compile(r"\b(?:planned|coming|upcoming|future|roadmap|will)\b", re.I)
+
+
 def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
                     sections: dict[int, Section], topic: Entity | None,
                     libraries: list[Entity], only_core: Entity | None) -> list[Fact]:
@@ -1676,11 +1695,14 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     """
     starts = [line.start for line in lines]
     ending = {r.sentence.start for r in doc._.ptkg_relations or [] if r.type in ENDINGS}
+    planned = _planned_items(lines, _text(doc))
     facts = []
     for relation in doc._.ptkg_relations or []:
         if relation.type == "SUPPORTS" and relation.sentence.start in ending:
             continue  # "we are deprecating macOS x86 support": a deprecation, never support
         line = lines[bisect.bisect_right(starts, relation.sentence.start_char) - 1]
+        if line.start in planned:
+            continue  # "Planned features in 2.5 include: * Windows ... support": not yet
         section = sections.get(line.start, Section(subject, None))
         source = _entity(relation.source) if relation.source is not None else None
         toolkit = relation.type in ENDINGS and source is not None and _of_toolkit(

@@ -317,6 +317,17 @@ def test_a_heading_ending_with_the_api_that_gains_a_named_thing_is_the_api(headi
     assert introduced == {feature}
 
 
+@pytest.mark.parametrize(("lead", "supported"), [
+    ("PyTorch 2.4 features include:", {("SUPPORTS", "PyTorch 2.4", "Windows")}),
+    ("We are enhancing this to reach Beta. Planned features in 2.5 include:", set()),
+], ids=["list-of-the-release", "list-of-plans"])
+def test_the_items_of_a_list_of_plans_state_nothing(lead, supported):
+    """The Intel 2.4 post: what a list of plans names is not yet supported."""
+    text = f"PyTorch 2.4 is released today.\n\n{lead}\n\n* Windows support.\n"
+    found = triples_of(text, "PyTorch 2.4", model="en_core_web_sm")
+    assert {f for f in found if f[0] == "SUPPORTS"} == supported
+
+
 def test_marked_heading_in_first_person_is_no_feature():
     text = "PyTorch 2.1 is released today.\n### [Beta] We integrate some RLHF components\n"
     assert not {f for f in facts_of(text, "PyTorch 2.1") if f[0] == "INTRODUCES"}
