@@ -44,7 +44,7 @@ import bisect
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -465,7 +465,7 @@ class EntityFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
         candidates = self.candidates(doc, text)
-        chosen = _renamed(_select(candidates), text)
+        chosen = _renamed(_select(candidates), text, self.labels)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
@@ -1082,11 +1082,11 @@ _FORMERLY = re.compile(r"[^\w.\n]{0,3}\(?\s*(?:previously|formerly)"
 _JOINED = re.compile(r"[-_.]\w")
 
 
-def _renamed(spans: list[Span], text: str) -> list[Span]:
+def _renamed(spans: list[Span], text: str, known: Container[str]) -> list[Span]:
     """The names a post gives as a name's former one ("AmplitudeToDB (previously named
     SpectrogramToDB)", "PlayTorch SDK (formerly known as PyTorch Live)") or as its short form
     ("DistributedTensor (DTensor)") read as that name, so resolution makes one node of the two
-    wherever else the other name is read."""
+    wherever else the other name is read; ``known`` are the alias pack's canonical names."""
     renamed = list(spans)
     for i, (name, former) in enumerate(zip(spans, spans[1:], strict=False)):
         if name.label_ == former.label_ and name.id_ != former.id_ and _FORMERLY.match(
@@ -1094,7 +1094,7 @@ def _renamed(spans: list[Span], text: str) -> list[Span]:
                 text, former.end_char):
             renamed[i + 1] = Span(former.doc, former.start, former.end, label=name.label_,
                                   span_id=name.id_)
-    return _select_short_forms(renamed, text)
+    return _select_short_forms(renamed, text, known)
 
 
 #: A short form in parentheses after a name or its link: "DistributedTensor (DTensor)".
@@ -1113,10 +1113,11 @@ _GPU_TARGET = re.compile(r"gfx\d{2,3}[\da-f]|sm_?\d{2,3}a?")
 _LONG_FORM = re.compile(r"[ \t]*\( ?(?P<long>[A-Z][\w-]*(?: [\w-]+){1,5}) ?\)")
 
 
-def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
+def _select_short_forms(spans: list[Span], text: str, known: Container[str]) -> list[Span]:
     """``spans`` with the short form a post gives a name in parentheses read as that name,
-    when its letters are the name's in order, from the first ("Elastic Kubernetes Service
-    (EKS)", "DistributedTensor (DTensor)"), and so with the name in parentheses after the
+    when its letters are the name's in order, from the first ("DistributedTensor (DTensor)"),
+    or the name as the short form when only the short form is ``known`` ("Elastic Kubernetes
+    Service (EKS)" is the pack's Amazon EKS); so with the name in parentheses after the
     short form, of an API the last part ("torch.amp (Automatic Mixed Precision)"), and a GPU's
     compiler target in parentheses as the GPU ("MI350X (gfx950)"); a span of another label
     there stays."""
@@ -1138,8 +1139,12 @@ def _select_short_forms(spans: list[Span], text: str) -> list[Span]:
         k = starts.get(m.start("short"))
         if k is not None and spans[k].label_ == span.label_ \
                 and spans[k].end_char == m.end("short"):
-            spans[k] = Span(span.doc, spans[k].start, spans[k].end, label=span.label_,
-                            span_id=span.id_)
+            if spans[k].id_ in known and span.id_ not in known:
+                spans[i] = Span(span.doc, span.start, span.end, label=span.label_,
+                                span_id=spans[k].id_)
+            else:
+                spans[k] = Span(span.doc, spans[k].start, spans[k].end, label=span.label_,
+                                span_id=span.id_)
         elif k is None:
             short = _char_span(span.doc, m.start("short"), m.end("short"), span.label_, span.id_)
             if short is not None and not taken(short):

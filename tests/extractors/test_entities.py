@@ -283,7 +283,7 @@ def test_issue12_libraries_listed_after_such_as(blank_nlp):
     ("connecting to cloud providers (such as Google Drive or AWS S3), the DataPipes",
      {("Platform", "Google Drive"), ("Platform", "AWS S3")}),
     ("within services such as Amazon Sagemaker and Elastic Kubernetes Service (EKS)",
-     {("Platform", "Elastic Kubernetes Service")}),
+     {("Platform", "Amazon EKS")}),
 ], ids=["providers-in-parentheses", "three-word-item"])
 def test_issue12_a_listed_name_longer_than_a_known_one_is_the_listed_name(blank_nlp, text,
                                                                           expected):
@@ -292,6 +292,20 @@ def test_issue12_a_listed_name_longer_than_a_known_one_is_the_listed_name(blank_
     names = found(blank_nlp, text)
     assert expected <= names
     assert not {n for _, n in names if n in ("Google", "AWS", "Elastic Kubernetes")}
+    doc = blank_nlp(text)
+    assert "Elastic Kubernetes" not in {span.text for span in doc.spans["ptkg"]}
+
+
+def test_a_name_whose_short_form_the_pack_knows_is_the_pack_name(blank_nlp):
+    """"Elastic Kubernetes Service (EKS)": the pack knows EKS as Amazon EKS, so the long name
+    is Amazon EKS too (one node, not a duplicate beside the pack's); a short form the pack does
+    not know takes the long name ("DistributedTensor (DTensor)")."""
+    doc = blank_nlp("services such as Elastic Kubernetes Service (EKS) and Amazon EKS.")
+    assert {(s.text, s.id_) for s in doc.spans["ptkg"]} == {
+        ("Elastic Kubernetes Service", "Amazon EKS"), ("EKS", "Amazon EKS"),
+        ("Amazon EKS", "Amazon EKS")}
+    assert found(blank_nlp, "We add DistributedTensor (DTensor) to it.") >= {
+        ("Feature", "DistributedTensor")}
 
 
 def test_entity_finder_rules_have_priorities():
