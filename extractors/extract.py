@@ -827,11 +827,26 @@ def _announced_feature(doc: Doc, line: Line, inside: list[Span], library: Entity
 
 
 def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
-    """The feature a heading consists of, if it names nothing else ("PyTorch Mobile")."""
-    if len(inside) == 1 and inside[0].label_ == "Feature" and \
-            inside[0].end_char - inside[0].start_char == len(text.strip()):
-        return _entity(inside[0])
+    """The feature a heading consists of, if it names nothing else ("PyTorch Mobile"), or the
+    feature or library it asks about ("Why Mooncake?", "What is TorchSpec?"): its section is
+    about it. (A heading that is a library's name opens the library's section instead.)"""
+    if len(inside) != 1 or inside[0].label_ not in ("Feature", "Library"):
+        return None
+    name = inside[0]
+    start, end = name.start_char - line.start, name.end_char - line.start
+    if name.label_ == "Feature" and _HEADING_MARKUP.fullmatch(text[:start]) \
+            and _HEADING_MARKUP.fullmatch(text[end:]):
+        return _entity(name)
+    if _ASKS_ABOUT.fullmatch(text[:start]) and _QUESTION_END.fullmatch(text[end:]):
+        return _entity(name)
     return None
+
+
+#: What may stand around the name a heading consists of: its marks, spaces.
+_HEADING_MARKUP = re.compile(r"[\s#*_`]*")
+#: A heading's question about a library: "Why Mooncake?", "What is TorchSpec?".
+_ASKS_ABOUT = re.compile(r"[\s#*_]*(?:why|what\s+(?:is|are))\s+", re.I)
+_QUESTION_END = re.compile(r"\s*\?[\s*_]*")
 
 
 def _unmarked_line_fact(doc: Doc, line: Line, inside: list[Span], release: Entity,
@@ -1141,6 +1156,8 @@ def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fa
     """
     text = _text(doc)
     release = section.release
+    if section.feature is not None and section.feature.label != "Feature":
+        section = replace(section, feature=None)  # "Why Mooncake?": no release's feature
     facts = []
     for span in inside:
         if span.label_ != "Release" or _entity(span) == release:
@@ -1712,7 +1729,7 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
         elif source is None and not relation.implied_source:
             continue
         if source is None and section.feature is not None \
-                and "Feature" in RELATION_TYPES[relation.type].sources:
+                and section.feature.label in RELATION_TYPES[relation.type].sources:
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic

@@ -964,3 +964,22 @@ def test_a_versions_table_announces_only_the_releases_the_post_has_a_section_for
     assert {f[2] for f in facts if f[0] == "ANNOUNCES"} == {"torchvision 0.15"}
     assert {f[1] for f in facts if f[0] == "RELEASED_WITH"} == {"torchvision 0.15",
                                                                 "TorchServe 0.7.1"}
+
+
+@pytest.mark.parametrize(("heading", "supported"), [
+    ("### Why Mooncake?", True),
+    ("### What is Mooncake?", True),
+    ("### Why it matters", False),
+], ids=["why", "what-is", "no-name"])
+def test_a_heading_asking_about_a_library_makes_its_section_about_it(heading, supported):
+    """The 2026 TorchSpec post: under "Why Mooncake?", the key properties it lists are
+    Mooncake's ("Near-line-rate transfers on InfiniBand/RoCE"); a heading that asks about no
+    name gives its section no source."""
+    text = ("# TorchSpec: speculative decoding training at scale\n\n"
+            "TorchSpec streams hidden states through Mooncake.\n\n"
+            f"{heading}\n\nMooncake is a transfer engine for KV cache management.\n\n"
+            "Key properties:\n\n"
+            "- RDMA + TCP with a unified API: Near-line-rate transfers on InfiniBand/RoCE.\n")
+    facts = triples_of(text, "TorchSpec", model="en_core_web_sm")
+    assert (("SUPPORTS", "Mooncake", "InfiniBand") in facts) is supported
+    assert (("SUPPORTS", "Mooncake", "RoCE") in facts) is supported
