@@ -1035,6 +1035,8 @@ def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
     for span in inside:
         if span.label_ != "Release" or _of_toolkit(span):
             continue
+        facts.extend(_code_fact("introduces.release_adds", _entity(span), _entity(feature),
+                                span.sent) for feature in _recalled(span, inside, text))
         feature = _added_by(span, inside, text) or _available_from(span, inside, text)
         if feature is None:
             continue
@@ -1053,6 +1055,20 @@ def _added_by(release: Span, inside: list[Span], text: str) -> Span | None:
     adding = _WE_ADD.match(text, release.end_char)
     return next((f for f in inside if f.label_ == "Feature" and f.sent == release.sent
                  and adding is not None and f.start_char >= adding.end()), None)
+
+
+def _recalled(release: Span, inside: list[Span], text: str) -> list[Span]:
+    """The features of "PyTorch 2.11 expanded that foundation with differentiable collectives,
+    FlashAttention-4 on next-generation GPUs, and ...": a core release that opens the sentence
+    and what it did, in the past tense, with the features named after it; not what it ended
+    ("laid the groundwork with ... and the formal deprecation of TorchScript")."""
+    if not _is_core(_entity(release)) or not _SUBJECT_LEAD.fullmatch(
+            text, release.sent.start_char, release.start_char):
+        return []
+    did = _DID_WITH.match(text, release.end_char, release.sent.end_char)
+    return [f for f in inside if f.label_ == "Feature" and f.sent == release.sent
+            and did is not None and f.start_char >= did.end()
+            and not _ENDED.search(text, max(did.end(), f.start_char - 40), f.start_char)]
 
 
 def _available_from(release: Span, inside: list[Span], text: str) -> Span | None:
@@ -1074,6 +1090,12 @@ _AVAILABLE_FROM = re.compile(r"\W*\s+(?:is|are)\s+(?:now\s+)?(?:available|includ
                              r"(?:in|from|since|starting\s+(?:in|with|from))\s+(?:the\s+)?", re.I)
 
 
+#: What a release did, said after its name: "expanded that foundation with", "introduced".
+_DID_WITH = re.compile(r"\W*(?:(?:expanded|extended|built\s+on|laid|followed)\b[^.;:,]{0,40}?"
+                       r"\bwith|introduced|added|brought|shipped|delivered)\s", re.I)
+#: What was ended, said right before its name: "the deprecation of", "removing".
+_ENDED = re.compile(r"\b(?:deprecat|remov|drop)\w*\s+(?:of\s+|support\s+for\s+)?(?:the\s+)?\W*$",
+                    re.I)
 #: "With PyTorch 1.11", "In PyTorch 2.0", at the start of a sentence.
 _WITH_RELEASE = re.compile(r"\W*(?:with|in)\s+(?:the\s+)?", re.I)
 #: "we're adding", "we are introducing", "we have added": what the release brings follows.

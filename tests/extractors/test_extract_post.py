@@ -519,6 +519,20 @@ def test_what_a_sentence_says_a_release_adds_is_its_feature_in_any_post():
             if f[0] == "INTRODUCES"} == {("PyTorch 1.11", "FSDP", "Prototype")}
 
 
+def test_what_a_later_post_recalls_an_earlier_release_did_is_that_releases_feature():
+    """The 2.12 post recalls 2.11 and 2.10 in its opening: what 2.11 "expanded that foundation
+    with" is 2.11's; what 2.10 deprecated in the same breath is no feature it introduced."""
+    text = ("We are excited to announce the release of PyTorch 2.12.\n\n"
+            "[PyTorch 2.10](https://pytorch.org/blog/pytorch-2-10-release-blog/) laid the "
+            "groundwork with FlexAttention and the formal deprecation of TorchScript. "
+            "[PyTorch 2.11](https://pytorch.org/blog/pytorch-2-11-release-blog/) expanded that "
+            "foundation with FlashAttention-4 on next-generation GPUs.\n")
+    introduced = {(f[1], f[2]) for f in facts_of(text, "PyTorch 2.12 Release Blog",
+                                                 model="en_core_web_sm") if f[0] == "INTRODUCES"}
+    assert {("PyTorch 2.10", "FlexAttention"), ("PyTorch 2.11", "FlashAttention-4")} <= introduced
+    assert ("PyTorch 2.10", "TorchScript") not in introduced
+
+
 def test_what_a_post_of_the_api_era_says_is_new():
     """A 2.8-era post marks no feature: a summary bullet's API that "now" does more, a subject
     that "was also added" and what something "now exposes" are what the release introduces; a
