@@ -275,8 +275,9 @@ class RelationFinder:
                     trigger.doc[comma:clause_end], index) is None:
                 return  # "To install PyTorch with the latest GPU support, run ...": the reader's
         clause = trigger.doc[clause_start:clause_end]
-        if rule.label in ("BASED_ON", "REPLACES") and _of_common_noun(trigger, covered):
-            return  # not where it runs: "speedups for networks running on Volta" are nvFuser's
+        if rule.label in ("BASED_ON", "REPLACES", "DEVELOPED_BY") and _of_common_noun(
+                trigger, covered):  # not where it runs: "speedups for networks running on
+            return  # Volta" are nvFuser's; nor who made it: "a backend allowlist added by"
         if rule.targets == "last_before":  # the source is what the trigger names after it
             sources = [e for e in sources if e.start >= trigger.end]
         for target in chosen:  # what a rule reads as targets together is none's source

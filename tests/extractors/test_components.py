@@ -229,9 +229,9 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    # the verb ends the list: JAX only
+    # the verb ends the list: JAX only is what inspired it (what it extends, it builds on)
     ("torch.func, inspired by JAX, extends PyTorch with transforms.",
-     {("BASED_ON", "torch.func", "JAX")}),
+     {("BASED_ON", "torch.func", "JAX"), ("BASED_ON", "torch.func", "PyTorch")}),
     # a name between "it" and the trigger is the source
     ("It also brings TorchData, which is built on top of TorchVision.",
      {("BASED_ON", "torchdata", "torchvision")}),
@@ -321,6 +321,11 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("Beta includes functorch APIs in the torch.func module; and other Beta/Prototype "
      "improvements across various training optimization features on GPUs and CPUs.",
      {("SUPPORTS", None, "CPU")}),
+    # what a library extends is what it is based on (the ExecuTorch post); who added a part
+    # named by a common noun made that part, not the section's feature (the 2.12 post)
+    ("ExecuTorch extends PyTorch functionality for efficient AI inference on edge devices.",
+     {("BASED_ON", "ExecuTorch", "PyTorch")}),
+    ("Backend allowlist added by Lily Janjigian (Meta) (PR #180268).", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
@@ -331,7 +336,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",
         "a-toolkit", "to-replace", "in-favor-of", "a-plan-to-replace", "replaces-a-modifier",
         "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
-        "contributors-to-no-company", "semicolon-ends-the-sources"])
+        "contributors-to-no-company", "semicolon-ends-the-sources", "extends",
+        "part-added-by"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}
