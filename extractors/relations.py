@@ -235,7 +235,8 @@ class RelationFinder:
         found = []
         for match_id, start, end in self._matches(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
-            if rule.adjacent and end not in starts and not (rule.may_precede and start in ends):
+            if rule.adjacent and end not in starts and not (rule.may_precede and start in ends) \
+                    and _colon_after(doc, end) is None:
                 continue  # the common case of "in", "of": no name next to the trigger
             if _states(rule, doc[start:end], index):
                 found.extend(self._read(rule, doc[start:end], index))
@@ -674,10 +675,40 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     if rule.targets == "modified":  # "CUDA 11 and Windows CUDA support"
         return _listed_before(trigger, left, adjacent=True, bare=True)
     lead = 0 if rule.adjacent else MAX_LEAD
-    right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside)
+    right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside) \
+        or _colon_list(trigger, targets, inside)
     if right or not rule.may_precede:
         return right
     return _listed_before(trigger, left, rule.adjacent)
+
+
+def _colon_after(doc: Doc, start: int) -> Token | None:
+    """The colon within :data:`MAX_LEAD` tokens from ``start``, if one stands there."""
+    return next((t for t in doc[start:min(len(doc), start + MAX_LEAD)] if t.text == ":"), None)
+
+
+def _colon_list(trigger: Span, targets: list[Span], inside: list[Span]) -> list[Span]:
+    """The names a colon lists after the trigger's object when that object is a kind of thing,
+    plural ("relies on several TLX primitives that go beyond base Triton: tlx.async_dot for
+    ...; tlx.local_trans for ...; and the mBarrier synchronization model"): the name that opens
+    each item of the list, its items parted by semicolons, else by list words."""
+    doc = trigger.doc
+    sentence = trigger.sent
+    colon = _colon_after(doc, trigger.end)
+    if colon is None or colon.i >= sentence.end:
+        return []
+    lead = [t for t in doc[trigger.end:colon.i] if not t.is_space]
+    verb = next((i for i, t in enumerate(lead) if t.pos_ in ("VERB", "AUX")), len(lead))
+    if not any(t.tag_ == "NNS" for t in lead[:verb]) or any(
+            e.start < colon.i < e.end for e in inside):
+        return []  # "uses two powerful paradigms:", not "uses the API:" or a name's colon
+    after = [e for e in targets if e.start > colon.i and e.end <= sentence.end]
+    items = [colon.i, *(t.i for t in doc[colon.i + 1:sentence.end] if t.text == ";")]
+    if len(items) == 1:
+        return _listed(doc[colon.i:colon.i + 1], after, 1, inside)
+    openers = [next((e for e in after if e.start > at and _words(doc[at + 1:e.start]) <= 3),
+                    None) for at in items]
+    return [e for e in dict.fromkeys(openers) if e is not None]
 
 
 def _unmodified(noun: Token) -> bool:
@@ -770,7 +801,7 @@ def _modifier(span: Span, covered: set[int]) -> bool:
 
 
 _ANAPHOR_NOUNS = {"feature", "project", "library", "package", "extension", "module", "framework",
-                  "work"}
+                  "work", "kernel"}
 
 
 #: Nouns for what a library or feature is: "a toolkit based on PyTorch" is the toolkit named.

@@ -326,6 +326,14 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("ExecuTorch extends PyTorch functionality for efficient AI inference on edge devices.",
      {("BASED_ON", "ExecuTorch", "PyTorch")}),
     ("Backend allowlist added by Lily Janjigian (Meta) (PR #180268).", set()),
+    # a plural kind of thing before a colon: the names that open the list's items (the TLX
+    # post); "this kernel" is the post's; no kind of thing, no list
+    ("Specifically, this kernel relies on several TLX primitives that go beyond base Triton: "
+     "tlx.async_dot for issuing MMA operations; tlx.local_trans for transfers; and the mBarrier "
+     "synchronization model.", {("BASED_ON", None, "tlx.async_dot"),
+                                ("BASED_ON", None, "tlx.local_trans"),
+                                ("BASED_ON", None, "mBarrier")}),
+    ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
         "models-using", "it-leverages", "subject-uses", "company-people-use",
@@ -337,7 +345,7 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "a-toolkit", "to-replace", "in-favor-of", "a-plan-to-replace", "replaces-a-modifier",
         "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
         "contributors-to-no-company", "semicolon-ends-the-sources", "extends",
-        "part-added-by"])
+        "part-added-by", "a-kind-then-a-colon", "no-kind-before-the-colon"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}
