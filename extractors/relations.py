@@ -260,7 +260,7 @@ class RelationFinder:
                        and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap]
         clause_end = _clause_end(trigger, index)
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
-                          clause_end, inside)
+                          clause_end, inside, index)
         if rule.label in ENDINGS:
             chosen = [t for t in chosen if not _ends_nothing(t)] or _ended_objects(trigger)
         elif rule.label == "REPLACES":  # "replaces the autograd metaclass": the metaclass
@@ -284,8 +284,10 @@ class RelationFinder:
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
+            evidence = sentence if target.end <= sentence.end else _through_line(sentence,
+                                                                                target)
             for source in found:
-                yield Relation(rule.label, source, target, rule.id, sentence,
+                yield Relation(rule.label, source, target, rule.id, evidence,
                                rule.implied != "none", anaphor)
 
     def to_disk(self, path, *, exclude=()) -> None:
@@ -665,7 +667,7 @@ _HEAD_LABELS = {"channel": "Platform", "channels": "Platform", "platform": "Plat
 
 
 def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: int,
-             inside: list[Span]) -> list[Span]:
+             inside: list[Span], index: _DocIndex) -> list[Span]:
     """The targets a trigger governs, by where the rule says they stand (``targets``)."""
     left = [e for e in targets if e.end <= trigger.start]
     if rule.targets == "before":  # "acknowledge X, Y and Z as influences"
@@ -676,7 +678,7 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
         return _listed_before(trigger, left, adjacent=True, bare=True)
     lead = 0 if rule.adjacent else MAX_LEAD
     right = _listed(trigger, [e for e in targets if e.end <= clause_end], lead, inside) \
-        or _colon_list(trigger, targets, inside)
+        or _colon_list(rule, trigger, targets, inside, index)
     if right or not rule.may_precede:
         return right
     return _listed_before(trigger, left, rule.adjacent)
@@ -687,11 +689,14 @@ def _colon_after(doc: Doc, start: int) -> Token | None:
     return next((t for t in doc[start:min(len(doc), start + MAX_LEAD)] if t.text == ":"), None)
 
 
-def _colon_list(trigger: Span, targets: list[Span], inside: list[Span]) -> list[Span]:
+def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: list[Span],
+                index: _DocIndex) -> list[Span]:
     """The names a colon lists after the trigger's object when that object is a kind of thing,
     plural ("relies on several TLX primitives that go beyond base Triton: tlx.async_dot for
     ...; tlx.local_trans for ...; and the mBarrier synchronization model"): the name that opens
-    each item of the list, its items parted by semicolons, else by list words."""
+    each item of the list, its items parted by semicolons, else by list words; a colon that
+    ends the line leads the lines after it ("Inductor uses other forms of vertical fusion ...:",
+    then "**Reduction Fusion**: Combines ...")."""
     doc = trigger.doc
     sentence = trigger.sent
     colon = _colon_after(doc, trigger.end)
@@ -703,12 +708,45 @@ def _colon_list(trigger: Span, targets: list[Span], inside: list[Span]) -> list[
             e.start < colon.i < e.end for e in inside):
         return []  # "uses two powerful paradigms:", not "uses the API:" or a name's colon
     after = [e for e in targets if e.start > colon.i and e.end <= sentence.end]
+    if not after and "\n" in doc.text[colon.idx:doc[min(len(doc) - 1, colon.i + 1)].idx + 1]:
+        return _line_openers(doc, colon, [e for e in index.entities if e.label_ in rule.target])
     items = [colon.i, *(t.i for t in doc[colon.i + 1:sentence.end] if t.text == ";")]
     if len(items) == 1:
         return _listed(doc[colon.i:colon.i + 1], after, 1, inside)
     openers = [next((e for e in after if e.start > at and _words(doc[at + 1:e.start]) <= 3),
                     None) for at in items]
     return [e for e in dict.fromkeys(openers) if e is not None]
+
+
+def _line_openers(doc: Doc, colon: Token, names: list[Span]) -> list[Span]:
+    """The names in the terms that open the lines after a line-ending colon, each term ended by
+    its own colon ("Reduction Fusion: Combines ...", "GEMM + Epilogue Fusion: Attaches ..."), up
+    to the first line that is no such item."""
+    text = doc.text
+    found = []
+    for line in re.finditer(r"[^\n]+", text[colon.idx + 1:]):
+        if not line.group(0).strip():
+            continue
+        term = _ITEM_TERM.match(line.group(0))
+        if term is None:
+            break
+        start = colon.idx + 1 + line.start()
+        found.extend(next(([e] for e in names if start <= e.start_char
+                           and e.end_char <= start + term.end(1)), []))
+    return found
+
+
+def _through_line(sentence: Span, target: Span) -> Span:
+    """A list's lead sentence through the end of the later line that names the target."""
+    doc = target.doc
+    end = doc.text.find("\n", target.end_char)
+    last = doc.char_span(target.start_char, len(doc.text) if end < 0 else end,
+                         alignment_mode="contract")
+    return doc[sentence.start:last.end if last is not None else target.end]
+
+
+#: The term a line of a definition list opens with: "**Reduction Fusion**: ...".
+_ITEM_TERM = re.compile(r"\W{0,4}(\w[^:\n]{0,50}?)[\s*_`]*:\s")
 
 
 def _unmodified(noun: Token) -> bool:

@@ -352,6 +352,24 @@ def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     assert found == expected
 
 
+def test_a_line_ending_colon_leads_the_terms_of_the_lines_after_it(english_nlp):
+    """The fusion post: "Inductor uses other forms of vertical fusion ...:" and then one line per
+    form, its term first; the evidence is the lead sentence through the item's line, and the
+    list ends at the first line that opens with no term."""
+    text = ("Inductor uses other forms of vertical fusion to keep your GPU efficient:\n\n"
+            "**Reduction Fusion**: Combines reducing operations like max.\n\n"
+            "**Prologue Fusion**: The opposite of epilogue.\n\n"
+            "This is the most common pattern; Horizontal Fusion comes next.\n")
+    doc = english_nlp(mask_markup(text))
+    found = {(r.type, r.source.id_, r.target.id_): r.sentence.text
+             for r in doc._.ptkg_relations if r.source is not None}
+    assert set(found) == {("BASED_ON", "TorchInductor", "Reduction Fusion"),
+                          ("BASED_ON", "TorchInductor", "Prologue Fusion")}
+    evidence = found[("BASED_ON", "TorchInductor", "Prologue Fusion")]
+    assert evidence.startswith("Inductor uses other forms")
+    assert evidence.rstrip().endswith("The opposite of epilogue.")
+
+
 def test_a_passive_this_is_the_sections_feature(english_nlp):
     """"This was contributed by ... (NVIDIA)" (the 2.12 post): "this" is the feature of the
     section, not the name the parser made a subject after the trigger ("Inductor ordering
