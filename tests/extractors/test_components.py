@@ -218,12 +218,18 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     ("The DataLoader powered by DataPipes is fast.", ("BASED_ON", "DataLoader", "DataPipes")),
     ("For example, the FX-based Graph Mode Quantization product is releasing as a prototype.",
      ("BASED_ON", "FX Graph Mode Quantization", "torch.fx")),
+    # an apposition after a dash, and extensions to a thing (the TLX post)
+    ("In this post, we present the design of TLX Block Attention — a Triton kernel targeting "
+     "NVIDIA Blackwell GPUs.", ("BASED_ON", "TLX Block Attention", "Triton")),
+    ("This work is built on TLX (Triton Language Extensions) — a set of low-level extensions to "
+     "the Triton compiler.", ("BASED_ON", "TLX", "Triton")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
-        "relies-on", "implemented-using", "powered-by", "hyphen-based"])
+        "relies-on", "implemented-using", "powered-by", "hyphen-based", "dash-apposition",
+        "extensions-to"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
