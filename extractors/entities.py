@@ -243,9 +243,10 @@ _ORG_SUFFIX = re.compile(
     _START + r"(?P<name>(?:[A-Z][\w&-]*[ \t]+){1,2}(?:Foundation|Labs|Research|Corporation"
     r"|Technologies|University|Institute|Inc\.?))(?![ \t]+[A-Z]|\w)")
 
-# "Warp Specialization", "Vertical Fusion", "TLX Block Attention": a named technique.
+# "Warp Specialization", "Vertical Fusion", "TLX Block Attention", "GEMM + Epilogue Fusion": a
+# named technique.
 _TECHNIQUE = re.compile(
-    _START + r"(?P<name>(?:[A-Z][\w+-]*[ \t]+){1,3}(?:Fusion|Parallelism|Offloading"
+    _START + r"(?P<name>(?:(?:[A-Z][\w+-]*|\+)[ \t]+){1,3}(?:Fusion|Parallelism|Offloading"
     r"|Specialization|Sparsity|Attention|Checkpointing|Pipelining|Quantization|Sharding))\b"
     r"(?![ \t]+(?!(?:Examples?|Overview|Types?|Results?|Benchmarks?|Performance|Support)\b)[A-Z])")
 
@@ -713,7 +714,8 @@ class EntityFinder:
                 continue  # a part of a longer title: "FX Graph Mode Post Training Quantization"
             words = list(re.finditer(r"\S+", m.group("name")))
             while len(words) > 1 and (words[0].group() in _NOT_TECHNIQUE_WORDS
-                                      or words[0].group().endswith("ing")):
+                                      or words[0].group().endswith("ing")
+                                      or words[0].group() == "+"):
                 words.pop(0)  # "Other Fusion", "Optimizing Tensor Parallelism"
             if len(words) > 1:
                 name = " ".join(w.group() for w in words)

@@ -189,8 +189,9 @@ def test_issue12_organizations_need_more_than_parentheses(blank_nlp, text):
     ("In TLX Block Attention, blocks are fixed.", "TLX Block Attention"),
     ("primitives like tlx.async_dot and tlx.local_trans", "tlx.async_dot"),
     ("Batched linalg.eigh on CUDA is faster.", "linalg.eigh"),
+    ("**GEMM + Epilogue Fusion**: Attaches simple math.", "GEMM + Epilogue Fusion"),
 ], ids=["optimizer", "typed-optimizer", "technique", "technique-heading", "technique-lead",
-        "library-api", "bare-submodule"])
+        "library-api", "bare-submodule", "technique-joined-by-plus"])
 def test_issue12_features_by_their_shape(blank_nlp, text, name):
     assert ("Feature", name) in found(blank_nlp, text)
 
