@@ -83,7 +83,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
         titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline))))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
-    facts.extend(_named_for_base(spans))
+    facts.extend(_named_for_base(doc, spans, facts))
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
@@ -1579,21 +1579,24 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
     return facts
 
 
-_NAMED_BASE = re.compile(r"(?P<base>[\w.]+)-based\s+\S")
+_NAMED_BASE = re.compile(r"(?<![\w.-])(?P<base>[\w.]+)-based\s+\S")
 
 
-def _named_for_base(spans: list[Span]) -> list[Fact]:
+def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact]:
     """A feature named for a feature or library of the post it is based on ("RPC-based
-    Profiling", "torch.export-based quantization")."""
+    Profiling", "torch.export-based quantization"), a name the finder found or a heading a
+    release introduces ("[Stable] Switch to CMake-based build")."""
     bases = {s.text.lower(): s for s in spans if s.label_ in BASE_LABELS}
-    facts = []
-    for span in spans:
-        named = _NAMED_BASE.match(span.text) if span.label_ == "Feature" else None
-        base = bases.get(named["base"].lower()) if named else None
-        if base is not None and _entity(base) != _entity(span):
-            facts.append(_code_fact("based_on.named_based", _entity(span), _entity(base),
-                                    _sentence_holding(span)))
-    return facts
+    named = [(_entity(s), _sentence_holding(s)) for s in spans if s.label_ == "Feature"] + [
+        (f.target, doc.char_span(f.start, f.end, alignment_mode="expand")) for f in facts
+        if f.type == "INTRODUCES" and f.target.label == "Feature" and f.start >= 0]
+    found = []
+    for feature, evidence in named:
+        base = next((bases.get(m["base"].lower()) for m in _NAMED_BASE.finditer(feature.name)
+                     if m["base"].lower() in bases), None)
+        if base is not None and _entity(base) != feature and evidence is not None:
+            found.append(_code_fact("based_on.named_based", feature, _entity(base), evidence))
+    return found
 
 
 def _sentence_holding(span: Span) -> Span:

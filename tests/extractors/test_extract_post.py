@@ -186,8 +186,19 @@ def test_a_feature_named_for_its_base_is_based_on_it():
             "[Beta] Enhancements to RPC-based Profiling\n"
             "The RPC framework is used for distributed training.\n")
     facts = triples_of(text, "PyTorch 1.6")
-    assert {f for f in facts if f[0] == "BASED_ON"} == {
-        ("BASED_ON", "RPC-based profiling", "RPC")}
+    based = {f for f in facts if f[0] == "BASED_ON"}
+    assert ("BASED_ON", "RPC-based profiling", "RPC") in based
+    assert {target for _, _, target in based} == {"RPC"}  # the heading's feature too
+
+
+def test_a_heading_named_for_its_base_is_based_on_it():
+    """A marked heading the release introduces, named for a library of the post, is based on it
+    wherever the name stands in the heading (the 1.8 library post's torchaudio section)."""
+    text = ("# TorchAudio 0.8.0\n"
+            "### [Stable] Switch to CMake-based build\n"
+            "Starting in 0.8.0, TorchAudio uses CMake to build its C++ extension.\n")
+    facts = triples_of(text, "New PyTorch library releases")
+    assert ("BASED_ON", "Switch to CMake-based build", "CMake") in facts
 
 
 def test_in_library_states_its_own_source_only():
