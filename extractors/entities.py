@@ -466,7 +466,8 @@ class EntityFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
         candidates = self.candidates(doc, text)
-        chosen = _renamed(_select(candidates), text, self.labels)
+        chosen = _shared_device_heads(_renamed(_select(candidates), text, self.labels), text,
+                                      self.known)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
@@ -1113,6 +1114,34 @@ _GPU_TARGET = re.compile(r"gfx\d{2,3}[\da-f]|sm_?\d{2,3}a?")
 
 #: A long form in parentheses after a short one: "torch.amp (Automatic Mixed Precision)".
 _LONG_FORM = re.compile(r"[ \t]*\( ?(?P<long>[A-Z][\w-]*(?: [\w-]+){1,5}) ?\)")
+
+
+def _shared_device_heads(spans: list[Span], text: str,
+                         known: dict[str, tuple[str, str]]) -> list[Span]:
+    """The vendors listed before a vendor's device share its head noun: in "NVIDIA, AMD, and
+    Intel GPUs" NVIDIA and AMD are GPUs too, each the device the pack knows by that name
+    ("NVIDIA GPUs": NVIDIA GPU); a vendor whose device the pack does not know stays a company."""
+    spans = list(spans)
+    for at, device in enumerate(spans):
+        vendor, _, head = device.text.partition(" ")
+        if device.label_ != "Hardware" or not head or known.get(vendor.lower(), ("",))[0] \
+                != "Organization":
+            continue
+        right = device
+        for before in range(at - 1, -1, -1):
+            company = spans[before]
+            name = known.get(f"{company.text} {head}".lower())
+            if company.label_ != "Organization" or name is None or name[0] != "Hardware" or \
+                    not _LIST_GAP.fullmatch(text, company.end_char, right.start_char):
+                break
+            spans[before] = _char_span(company.doc, company.start_char, company.end_char,
+                                       "Hardware", name[1]) or company
+            right = company
+    return spans
+
+
+#: What stands between the items of a list: ", ", " and ", ", or ".
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)")
 
 
 def _select_short_forms(spans: list[Span], text: str, known: Container[str]) -> list[Span]:

@@ -218,6 +218,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     ("The DataLoader powered by DataPipes is fast.", ("BASED_ON", "DataLoader", "DataPipes")),
     ("For example, the FX-based Graph Mode Quantization product is releasing as a prototype.",
      ("BASED_ON", "FX Graph Mode Quantization", "torch.fx")),
+    # what it can be executed on it runs on (the Helion paged attention post)
+    ("vLLM is increasingly adopted and can be executed on NVIDIA, AMD, and Intel GPUs.",
+     ("SUPPORTS", "vLLM", "AMD GPU")),
     # an apposition after a dash, and extensions to a thing (the TLX post)
     ("In this post, we present the design of TLX Block Attention — a Triton kernel targeting "
      "NVIDIA Blackwell GPUs.", ("BASED_ON", "TLX Block Attention", "Triton")),
@@ -228,8 +231,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
-        "relies-on", "implemented-using", "powered-by", "hyphen-based", "dash-apposition",
-        "extensions-to"])
+        "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
+        "dash-apposition", "extensions-to"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 

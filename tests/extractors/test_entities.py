@@ -446,3 +446,21 @@ def test_an_acronym_run_into_a_word_is_a_name(blank_nlp):
     names = {n for _, n in found(blank_nlp, "AOTInductor is an extension of TorchInductor; "
                                             "the KLPPOLoss module, a RESTful endpoint.")}
     assert {"AOTInductor", "KLPPOLoss"} <= names and "RESTful" not in names
+
+
+@pytest.mark.parametrize(("text", "expected", "unexpected"), [
+    ("vLLM can be executed on NVIDIA, AMD, and Intel GPUs.",
+     {("Hardware", "NVIDIA GPU"), ("Hardware", "AMD GPU"), ("Hardware", "Intel GPU")},
+     {("Organization", "NVIDIA"), ("Organization", "AMD")}),
+    ("For NVIDIA and AMD GPUs, it uses OpenAI Triton.",
+     {("Hardware", "NVIDIA GPU"), ("Hardware", "AMD GPU"), ("Organization", "OpenAI")},
+     {("Organization", "NVIDIA")}),
+    # a company not in the list of the device, and one whose device the pack does not know
+    ("NVIDIA builds chips, and AMD GPUs are fast.", {("Organization", "NVIDIA")}, set()),
+    ("Google and AMD GPUs were compared.", {("Organization", "Google")}, set()),
+], ids=["comma-list", "pair", "not-listed", "no-such-device"])
+def test_issue12_listed_vendors_share_the_devices_head_noun(blank_nlp, text, expected,
+                                                            unexpected):
+    names = found(blank_nlp, text)
+    assert expected <= names
+    assert not unexpected & names
