@@ -221,6 +221,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # what it can be executed on it runs on (the Helion paged attention post)
     ("vLLM is increasingly adopted and can be executed on NVIDIA, AMD, and Intel GPUs.",
      ("SUPPORTS", "vLLM", "AMD GPU")),
+    # a sentence that opens on a device says its subject runs there (the TokenSpeed post)
+    ("On B200 with NVFP4, TokenSpeed delivers exceptional single-user throughput.",
+     ("SUPPORTS", "TokenSpeed", "B200")),
     # an apposition after a dash, and extensions to a thing (the TLX post)
     ("In this post, we present the design of TLX Block Attention — a Triton kernel targeting "
      "NVIDIA Blackwell GPUs.", ("BASED_ON", "TLX Block Attention", "Triton")),
@@ -232,7 +235,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
-        "dash-apposition", "extensions-to"])
+        "opens-on-a-device", "dash-apposition", "extensions-to"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
