@@ -284,8 +284,8 @@ class RelationFinder:
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
-            evidence = sentence if target.end <= sentence.end else _through_line(sentence,
-                                                                                target)
+            evidence = sentence if target.end <= sentence.end else _through_line(
+                sentence, target, index.text(0, len(index.doc)))
             for source in found:
                 yield Relation(rule.label, source, target, rule.id, evidence,
                                rule.implied != "none", anaphor)
@@ -698,7 +698,7 @@ def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: l
     ends the line leads the lines after it ("Inductor uses other forms of vertical fusion ...:",
     then "**Reduction Fusion**: Combines ...")."""
     doc = trigger.doc
-    sentence = trigger.sent
+    sentence = index.sentence(trigger)
     colon = _colon_after(doc, trigger.end)
     if colon is None or colon.i >= sentence.end:
         return []
@@ -708,8 +708,10 @@ def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: l
             e.start < colon.i < e.end for e in inside):
         return []  # "uses two powerful paradigms:", not "uses the API:" or a name's colon
     after = [e for e in targets if e.start > colon.i and e.end <= sentence.end]
-    if not after and "\n" in doc.text[colon.idx:doc[min(len(doc) - 1, colon.i + 1)].idx + 1]:
-        return _line_openers(doc, colon, [e for e in index.entities if e.label_ in rule.target])
+    if not after and colon.i + 1 < len(doc) and "\n" in doc[colon.i + 1].text_with_ws + \
+            colon.whitespace_:  # the colon ends its line
+        return _line_openers(index.text(0, len(doc)), colon,
+                             [e for e in index.entities if e.label_ in rule.target])
     items = [colon.i, *(t.i for t in doc[colon.i + 1:sentence.end] if t.text == ";")]
     if len(items) == 1:
         return _listed(doc[colon.i:colon.i + 1], after, 1, inside)
@@ -718,11 +720,10 @@ def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: l
     return [e for e in dict.fromkeys(openers) if e is not None]
 
 
-def _line_openers(doc: Doc, colon: Token, names: list[Span]) -> list[Span]:
+def _line_openers(text: str, colon: Token, names: list[Span]) -> list[Span]:
     """The names in the terms that open the lines after a line-ending colon, each term ended by
     its own colon ("Reduction Fusion: Combines ...", "GEMM + Epilogue Fusion: Attaches ..."), up
-    to the first line that is no such item."""
-    text = doc.text
+    to the first line that is no such item. ``text`` is the doc's."""
     found = []
     for line in re.finditer(r"[^\n]+", text[colon.idx + 1:]):
         if not line.group(0).strip():
@@ -736,11 +737,12 @@ def _line_openers(doc: Doc, colon: Token, names: list[Span]) -> list[Span]:
     return found
 
 
-def _through_line(sentence: Span, target: Span) -> Span:
-    """A list's lead sentence through the end of the later line that names the target."""
+def _through_line(sentence: Span, target: Span, text: str) -> Span:
+    """A list's lead sentence through the end of the later line that names the target
+    (``text`` is the doc's)."""
     doc = target.doc
-    end = doc.text.find("\n", target.end_char)
-    last = doc.char_span(target.start_char, len(doc.text) if end < 0 else end,
+    end = text.find("\n", target.end_char)
+    last = doc.char_span(target.start_char, len(text) if end < 0 else end,
                          alignment_mode="contract")
     return doc[sentence.start:last.end if last is not None else target.end]
 
