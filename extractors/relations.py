@@ -937,18 +937,40 @@ def _nearest(trigger: Span, spans: list[Span], after: bool) -> Span | None:
     return before[-1] if before else None
 
 
+#: Between a library and a company: "the Helion team at Meta", "development team from".
+_TEAM_AT = re.compile(r"\s*(?:(?:development|engineering|core)\s+)?teams?\s+(?:at|from)\s*",
+                      re.I)
+
+
+def _companies_listed(after: list[Span]) -> list[Span]:
+    """The companies that open ``after`` and those listed with them: "Google, Meta, and"."""
+    listed: list[Span] = []
+    for span in after:
+        if span.label_ != "Organization" or listed and not _bare_list(
+                span.doc[listed[-1].end:span.start]):
+            break
+        listed.append(span)
+    return listed
+
+
 def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Relation]:
     """Names side by side.
 
     ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it, but not
     PyTorch of a company's "PyTorch team" or "PyTorch contributions": their work on it;
-    ``FX-based Graph Mode Quantization``: the feature is based on FX.
+    ``FX-based Graph Mode Quantization``: the feature is based on FX; ``the Helion team at
+    Meta``: the companies a library's team is at develop it (not PyTorch's, as above).
     """
-    for left, right in zip(entities, entities[1:], strict=False):
+    for at, (left, right) in enumerate(zip(entities, entities[1:], strict=False)):
         if _hyphen_based(left, right):
             yield Relation("BASED_ON", right, left, CODE_RULES["based_on.hyphen_based"].id,
                            index.sentence(left))
+        if left.label_ == "Library" and left.id_ != CORE_LIBRARY and _TEAM_AT.fullmatch(
+                index.text(left.end, right.start)):
+            for company in _companies_listed(entities[at + 1:]):
+                yield Relation("DEVELOPED_BY", left, company,
+                               CODE_RULES["developed_by.team_at"].id, index.sentence(left))
         if not _owner_of(left, right):
             continue
         if left.label_ == "Library" and right.label_ == "Feature":

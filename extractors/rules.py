@@ -257,6 +257,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "a feature named for what it is based on: 'RPC-based Profiling'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
+    CodeRule("developed_by.team_at", "DEVELOPED_BY",
+             "a library's team at a company: 'the Helion team at Meta'"),
     CodeRule("replaces.renaming_heading", "REPLACES",
              "a heading that names the old thing, an arrow and the new: 'functorch -> torch.func'"),
 )}

@@ -221,6 +221,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # what it can be executed on it runs on (the Helion paged attention post)
     ("vLLM is increasingly adopted and can be executed on NVIDIA, AMD, and Intel GPUs.",
      ("SUPPORTS", "vLLM", "AMD GPU")),
+    # the companies a library's team is at (the Helion paged attention post)
+    ("We would like to thank Jason Ansel and the Helion team at Meta for their feedback.",
+     ("DEVELOPED_BY", "Helion", "Meta")),
     # a sentence that opens on a device says its subject runs there (the TokenSpeed post)
     ("On B200 with NVFP4, TokenSpeed delivers exceptional single-user throughput.",
      ("SUPPORTS", "TokenSpeed", "B200")),
@@ -235,7 +238,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
-        "opens-on-a-device", "dash-apposition", "extensions-to"])
+        "team-at", "opens-on-a-device", "dash-apposition", "extensions-to"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
