@@ -980,6 +980,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                          if not _same_level(f.stability, section.marked, section.release))
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
+            facts.extend(_now_at_level(doc, line, by_line[line.start], section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
             facts.extend(_said_new(doc, line, by_line[line.start], section.release))
         if line.kind != "code":
@@ -1134,6 +1135,37 @@ def _prose_stability(doc: Doc, line: Line, inside: list[Span], release: Entity) 
         facts.append(_code_fact("introduces.stated_stability", release, feature, sentence,
                                 m.group(1).lower(), m.group(1)))
     return facts
+
+
+def _now_at_level(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """A sentence of a release section that says a feature is now at a level: "The Complex
+    Autograd feature, released as a beta in PyTorch 1.8, is now stable." Its subject is the
+    feature, or "It" the feature the sentence before is about ("The `torchvision.transforms.v2`
+    namespace was still in BETA stage until now. It is now stable!")."""
+    text = _text(doc)
+    facts = []
+    before, previous = None, None  # the feature the sentence before is about, and that sentence
+    for sentence in doc.char_span(line.start, line.end, alignment_mode="expand").sents:
+        names = [s for s in inside if s.label_ == "Feature"
+                 and sentence.start_char <= s.start_char < sentence.end_char]
+        found = _NOW_AT_LEVEL.match(text, sentence.start_char, sentence.end_char)
+        refers = found is not None and found.group("subject").lower() in ("it", "this")
+        feature = before if refers else found and next(
+            (s for s in names if s.end_char <= found.end("subject")), None)
+        if found and feature is not None:
+            evidence = doc[previous.start:sentence.end] if refers else sentence
+            facts.append(_code_fact("introduces.now_at_level", release, _entity(feature),
+                                    evidence, found.group("level").lower(),
+                                    found.group("level")))
+        before = next((s for s in names if s.root.dep_ in ("nsubj", "nsubjpass")), None) \
+            or (names[0] if names else None)
+        previous = sentence
+    return facts
+
+
+#: "<subject> is now stable": the level a sentence says its subject has reached.
+_NOW_AT_LEVEL = re.compile(rf"\W*(?P<subject>[^.!?]+?)\s+(?:is|are)\s+now\s+(?:(?:in|at)\s+)?"
+                           rf"(?P<level>{stability.WORDS})\b(?=\s*[.!]|\s+and\b)", re.I)
 
 
 def _fragment(sentence: str) -> bool:

@@ -215,6 +215,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("introduces.said_new", "INTRODUCES",
              "what a release section's sentence says is new: 'X was also added', "
              "'now exposes an X method', a bullet 'X now supports ...'"),
+    CodeRule("introduces.now_at_level", "INTRODUCES",
+             "a sentence saying a feature is now at a level: 'X is now stable', 'It is now"
+             " stable!'"),
     CodeRule("introduces.moved_to_level", "INTRODUCES",
              "features a sentence lists as moved to a level: 'moved to stable including X, Y'"),
     CodeRule("introduces.earlier_release", "INTRODUCES",

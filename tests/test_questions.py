@@ -104,8 +104,8 @@ XFAIL: dict[str, str] = {
            "alias torch.distributed.rpc the gold accepts, but a row shows the name only",
     # -- feature lifecycles
     "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
-           "so releases-of-library torchvision; extraction: no release INTRODUCES "
-           "torchvision.transforms.v2 at all (0.15, 0.16 Beta, 0.17 Stable unread)",
+           "so releases-of-library torchvision; extraction: 0.17's Stable is read ('It is now "
+           "stable!'), 0.15's and 0.16's Beta are not",
     "q15": "naming: 2.0's 'Accelerated PyTorch 2 Transformers' [Stable] is a node of its own, "
            "not BetterTransformer, so feature-stability gives 1.12 and 1.13 only (the gold "
            "calls the rename a judgement)",

@@ -201,6 +201,21 @@ def test_a_heading_named_for_its_base_is_based_on_it():
     assert ("BASED_ON", "Switch to CMake-based build", "CMake") in facts
 
 
+def test_a_feature_now_at_a_level_is_introduced_at_it():
+    """The 2.2 library post: "It is now stable!" is the feature the sentence before is about,
+    introduced by the section's release; the evidence holds both sentences."""
+    text = ("## TorchVision\n\nTorchVision 0.17 is out.\n\n"
+            "### The V2 transforms are now stable!\n\n"
+            "The `torchvision.transforms.v2` namespace was still in BETA stage until now. "
+            "It is now stable! Whether you are new or not, start here.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "New library updates in PyTorch 2.2")],
+                              model="en_core_web_sm", jobs=1)
+    [fact] = [f for f in result.facts if f.rule == "introduces.now_at_level"]
+    assert (fact.source.name, fact.target.name, fact.stability) == (
+        "torchvision 0.17", "torchvision.transforms.v2", "Stable")
+    assert fact.evidence.startswith("The `torchvision.transforms.v2` namespace")
+
+
 def test_in_library_states_its_own_source_only():
     """ "news from PyTorch" under a feature's heading does not make the feature PyTorch's."""
     text = ("PyTorch 1.9 is released today.\n"
