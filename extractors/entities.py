@@ -1132,16 +1132,12 @@ def _shared_device_heads(spans: list[Span], text: str,
             company = spans[before]
             name = known.get(f"{company.text} {head}".lower())
             if company.label_ != "Organization" or name is None or name[0] != "Hardware" or \
-                    not _LIST_GAP.fullmatch(text, company.end_char, right.start_char):
+                    not re.fullmatch(_LIST_JOIN, text[company.end_char:right.start_char]):
                 break
             spans[before] = _char_span(company.doc, company.start_char, company.end_char,
                                        "Hardware", name[1]) or company
             right = company
     return spans
-
-
-#: What stands between the items of a list: ", ", " and ", ", or ".
-_LIST_GAP = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)")
 
 
 def _select_short_forms(spans: list[Span], text: str, known: Container[str]) -> list[Span]:

@@ -1143,6 +1143,8 @@ def _now_at_level(doc: Doc, line: Line, inside: list[Span], release: Entity) -> 
     feature, or "It" the feature the sentence before is about ("The `torchvision.transforms.v2`
     namespace was still in BETA stage until now. It is now stable!")."""
     text = _text(doc)
+    if not _NOW.search(text, line.start, line.end):
+        return []  # most lines: no sentence to split
     facts = []
     before, previous = None, None  # the feature the sentence before is about, and that sentence
     for sentence in doc.char_span(line.start, line.end, alignment_mode="expand").sents:
@@ -1163,6 +1165,7 @@ def _now_at_level(doc: Doc, line: Line, inside: list[Span], release: Entity) -> 
     return facts
 
 
+_NOW = re.compile(rf"\bnow\s+(?:(?:in|at)\s+)?(?:{stability.WORDS})\b", re.I)
 #: "<subject> is now stable": the level a sentence says its subject has reached.
 _NOW_AT_LEVEL = re.compile(rf"\W*(?P<subject>[^.!?]+?)\s+(?:is|are)\s+now\s+(?:(?:in|at)\s+)?"
                            rf"(?P<level>{stability.WORDS})\b(?=\s*[.!]|\s+and\b)", re.I)

@@ -60,6 +60,7 @@ class _DocIndex:
         self.breaks = _positions(doc, LOWER, _CLAUSE_BREAKS)
         self.commas = _positions(doc, ORTH, {","})
         self.semicolons = _positions(doc, ORTH, {";"})
+        self.colons = _positions(doc, ORTH, {":"})
         self.subjects = _positions(doc, DEP, {"nsubj", "nsubjpass"})
         self.parsed = doc.has_annotation("DEP")  # a blank pipeline's tokens have no children
         in_order = all(a.start <= b.start for a, b in zip(entities, entities[1:], strict=False))
@@ -123,10 +124,20 @@ class _DocIndex:
         """``doc[start:end].text``, cut from the doc's text (read once)."""
         if end <= start:
             return ""
+        last = self.doc[end - 1]
+        return self.doc_text[self.doc[start].idx:last.idx + len(last.text)]
+
+    @property
+    def doc_text(self) -> str:
+        """``doc.text``, read once."""
         if self._text is None:
             self._text = self.doc.text
-        last = self.doc[end - 1]
-        return self._text[self.doc[start].idx:last.idx + len(last.text)]
+        return self._text
+
+    def colon_after(self, start: int) -> Token | None:
+        """The colon within :data:`MAX_LEAD` tokens from token ``start``, if one stands there."""
+        at = self.first(self.colons, start, start + MAX_LEAD)
+        return None if at is None else self.doc[at]
 
     @staticmethod
     def first(positions: list[int], start: int, end: int) -> int | None:
@@ -236,7 +247,7 @@ class RelationFinder:
         for match_id, start, end in self._matches(doc):
             rule = self.rules[self.nlp.vocab.strings[match_id]]
             if rule.adjacent and end not in starts and not (rule.may_precede and start in ends) \
-                    and _colon_after(doc, end) is None:
+                    and index.colon_after(end) is None:
                 continue  # the common case of "in", "of": no name next to the trigger
             if _states(rule, doc[start:end], index):
                 found.extend(self._read(rule, doc[start:end], index))
@@ -285,7 +296,7 @@ class RelationFinder:
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
             found, anaphor = _sources(rule, trigger, candidates, clause, index)
             evidence = sentence if target.end <= sentence.end else _through_line(
-                sentence, target, index.text(0, len(index.doc)))
+                sentence, target, index.doc_text)
             for source in found:
                 yield Relation(rule.label, source, target, rule.id, evidence,
                                rule.implied != "none", anaphor)
@@ -684,11 +695,6 @@ def _targets(rule: TriggerRule, trigger: Span, targets: list[Span], clause_end: 
     return _listed_before(trigger, left, rule.adjacent)
 
 
-def _colon_after(doc: Doc, start: int) -> Token | None:
-    """The colon within :data:`MAX_LEAD` tokens from ``start``, if one stands there."""
-    return next((t for t in doc[start:min(len(doc), start + MAX_LEAD)] if t.text == ":"), None)
-
-
 def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: list[Span],
                 index: _DocIndex) -> list[Span]:
     """The names a colon lists after the trigger's object when that object is a kind of thing,
@@ -699,7 +705,7 @@ def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: l
     then "**Reduction Fusion**: Combines ...")."""
     doc = trigger.doc
     sentence = index.sentence(trigger)
-    colon = _colon_after(doc, trigger.end)
+    colon = index.colon_after(trigger.end)
     if colon is None or colon.i >= sentence.end:
         return []
     lead = [t for t in doc[trigger.end:colon.i] if not t.is_space]
@@ -710,7 +716,7 @@ def _colon_list(rule: TriggerRule, trigger: Span, targets: list[Span], inside: l
     after = [e for e in targets if e.start > colon.i and e.end <= sentence.end]
     if not after and colon.i + 1 < len(doc) and "\n" in doc[colon.i + 1].text_with_ws + \
             colon.whitespace_:  # the colon ends its line
-        return _line_openers(index.text(0, len(doc)), colon,
+        return _line_openers(index.doc_text, colon,
                              [e for e in index.entities if e.label_ in rule.target])
     items = [colon.i, *(t.i for t in doc[colon.i + 1:sentence.end] if t.text == ";")]
     if len(items) == 1:
@@ -725,15 +731,14 @@ def _line_openers(text: str, colon: Token, names: list[Span]) -> list[Span]:
     its own colon ("Reduction Fusion: Combines ...", "GEMM + Epilogue Fusion: Attaches ..."), up
     to the first line that is no such item. ``text`` is the doc's."""
     found = []
-    for line in re.finditer(r"[^\n]+", text[colon.idx + 1:]):
+    for line in _LINE.finditer(text, colon.idx + 1):
         if not line.group(0).strip():
             continue
         term = _ITEM_TERM.match(line.group(0))
         if term is None:
             break
-        start = colon.idx + 1 + line.start()
-        found.extend(next(([e] for e in names if start <= e.start_char
-                           and e.end_char <= start + term.end(1)), []))
+        found.extend(next(([e] for e in names if line.start() <= e.start_char
+                           and e.end_char <= line.start() + term.end(1)), []))
     return found
 
 
@@ -747,6 +752,7 @@ def _through_line(sentence: Span, target: Span, text: str) -> Span:
     return doc[sentence.start:last.end if last is not None else target.end]
 
 
+_LINE = re.compile(r"[^\n]+")
 #: The term a line of a definition list opens with: "**Reduction Fusion**: ...".
 _ITEM_TERM = re.compile(r"\W{0,4}(\w[^:\n]{0,50}?)[\s*_`]*:\s")
 
