@@ -263,7 +263,7 @@ class RelationFinder:
         covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
         semicolon = index.last(index.semicolons, sentence.start, trigger.start)
         sources = [e for e in inside if e.label_ in rule.source_labels
-                   and not _modifier(e, covered)
+                   and not _modifier(e, covered) and not _excepted(e)
                    and (semicolon is None or e.start > semicolon)]  # "X module; ... on GPUs"
         purpose = _purpose(trigger, sentence)
         if rule.max_gap is not None and not purpose:
@@ -394,6 +394,17 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     last_break = index.last(index.breaks, sentence.start, trigger.start)
     clause_start = sentence.start if last_break is None else last_break + 1
     return not PAST_LEAD.match(index.text(clause_start, trigger.start))
+
+
+def _excepted(name: Span) -> bool:
+    """Whether a name is the exception of its sentence: "all submodules except
+    `torch.distributed` on M1" are tested on M1, torch.distributed is not."""
+    words = [t for t in name.doc[max(0, name.start - 3):name.start]
+             if not (t.is_punct or t.is_space)]
+    return bool(words) and words[-1].lower_ in _EXCEPTIONS
+
+
+_EXCEPTIONS = {"except", "excluding", "besides"}
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}

@@ -148,6 +148,13 @@ def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
 
 
+def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
+    """The exception of a sentence is not what it says runs there (the 1.13 post)."""
+    found = relations_found(blank_nlp, "We now run tests for all submodules except "
+                                       "`torch.distributed` on M1 macOS instances.")
+    assert found and not {r for r in found if r[1] == "torch.distributed"}
+
+
 def test_relation_finder_possessive_names_the_owned_feature(blank_nlp):
     assert ("PART_OF", "CrossEntropyLoss", "PyTorch") in relations_found(
         blank_nlp, "We tried PyTorch's newly introduced CrossEntropyLoss parameter.")
@@ -232,13 +239,22 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      "NVIDIA Blackwell GPUs.", ("BASED_ON", "TLX Block Attention", "Triton")),
     ("This work is built on TLX (Triton Language Extensions) — a set of low-level extensions to "
      "the Triton compiler.", ("BASED_ON", "TLX", "Triton")),
+    # who released, introduced or started a thing made it; a contribution by a company is
+    # its work (the TokenSpeed and Helion posts of 2026)
+    ("TokenSpeed is an open-source LLM inference engine released by the LightSeek Foundation.",
+     ("DEVELOPED_BY", "TokenSpeed", "LightSeek Foundation")),
+    ("Started at Meta, ExecuTorch continues to extend PyTorch model functionality.",
+     ("DEVELOPED_BY", "ExecuTorch", "Meta")),
+    ("This contribution by Meta addresses a critical layer of the AI stack.",
+     ("DEVELOPED_BY", None, "Meta")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
-        "team-at", "opens-on-a-device", "dash-apposition", "extensions-to"])
+        "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
+        "started-at", "contribution-by"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
