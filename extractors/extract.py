@@ -64,6 +64,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     what they name is mentioned by the post too (offsets -1: not in the text).
     """
     spans, by_line, outline = _outline(doc, lines, post.markup)
+    if title_doc is not None:
+        title_doc.spans["ptkg"] = _typed_by_text(title_doc.spans["ptkg"], spans)
     result = PostFacts(post.url, post.title, post.date, post.author)
     in_text = [(s, _surface(s), s.start_char, s.end_char) for s in spans]
     outside = [(s, s.text, -1, -1) for extra in (title_doc, author_doc) if extra is not None
@@ -80,7 +82,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     titled = next((_entity(s) for s in (title_doc.spans["ptkg"] if title_doc else [])
                    if s.label_ == "Release" and _is_core(_entity(s))), None)
     facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline._replace(
-        titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline))))
+        titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline),
+        topic=_topic_library(subject, outline, title_doc))))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_named_for_base(doc, spans, facts))
@@ -312,6 +315,7 @@ class Outline(NamedTuple):
     libraries: dict[Line, tuple[Entity, Span | None]] | None = None  # "# torchvision"
     titled: Entity | None = None  # the core release the title names: "PyTorch 1.13 release"
     features_of: Entity | None = None  # whose features a post of no release announces
+    topic: Entity | None = None  # the library a post of no release is about: "... with TokenSpeed"
 
 
 def _outline(doc: Doc, lines: list[Line],
@@ -716,6 +720,11 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         elif line.kind == "heading" and release is None and outline.features_of is not None \
                 and line.level == top and owner is None:
             fact = _announced_feature(doc, line, inside, outline.features_of, context)
+        elif line.kind == "heading" and line.level == LEAD_LEVEL and release is None \
+                and owner is None and outline.topic is not None and prose \
+                and _lists_features(context, False, line, text, outline.markup, False):
+            fact = _announced_feature(doc, line, inside, outline.topic, context,
+                                      "part_of.library_post_lead")
         elif line.kind == "heading" and release is not None and line.start in leaves \
                 and line not in section_releases and line not in announced and \
                 (prose or line.level != LEAD_LEVEL) and \
@@ -724,7 +733,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
             feature, marked = fact.target, fact.stability
-        elif fact is not None and fact.rule == CODE_RULES["part_of.announced_feature"].id:
+        elif fact is not None and fact.rule in _ANNOUNCED_RULES:
             feature, marked = fact.source, None
         elif feature != before or line.kind == "heading":
             marked = None
@@ -814,16 +823,33 @@ def _features_announced(doc: Doc, lines: list[Line], by_line: dict[int, list[Spa
     return _entity(library) if library else None
 
 
+#: The rules of a post of no release whose line names a feature the section is then about.
+_ANNOUNCED_RULES = {"part_of.announced_feature", "part_of.library_post_lead"}
+
+
+def _topic_library(subject: Entity | None, outline: Outline,
+                   title_doc: Doc | None) -> Entity | None:
+    """The library other than PyTorch that a post of no release is about, as its title names
+    it ("Up to 580tps! ... with TokenSpeed"): the bold lead lines of its sections of changes
+    or features name its parts (``part_of.library_post_lead``)."""
+    if subject is not None or outline.headings or outline.announced or outline.libraries:
+        return None
+    library = _title_library(title_doc)
+    return library if library is not None and library.name != CORE_LIBRARY else None
+
+
 def _announced_feature(doc: Doc, line: Line, inside: list[Span], library: Entity,
-                       context: Context) -> Fact | None:
+                       context: Context, rule: str = "part_of.announced_feature") -> Fact | None:
     """A top heading of a post that announces a library's features names one: part of the
-    library ("## NNAPI Support with Google Android" of "four PyTorch prototype features")."""
+    library ("## NNAPI Support with Google Android" of "four PyTorch prototype features"); so
+    does a bold lead line in a section of changes or features of a post about a library
+    ("**Gemma AllReduce Fusion**" under "## 3. Performance Optimizations")."""
     fact = _unmarked_line_fact(doc, line, inside, library, context)
     if fact is None or _span_text(doc.char_span(line.start, line.end, alignment_mode="expand")
                                   ).strip(" #*") == library.name:
         return None
     return replace(fact, type="PART_OF", source=fact.target, target=library, stability=None,
-                   stated=None, rule=CODE_RULES["part_of.announced_feature"].id)
+                   stated=None, rule=CODE_RULES[rule].id)
 
 
 def _named_heading(text: str, inside: list[Span], line: Line) -> Entity | None:
@@ -1689,6 +1715,17 @@ def _library_kind(release: Entity, kinds: dict[str, str]) -> str | None:
     """The kind the alias pack gives a release's library: "domain" for torchaudio 0.5."""
     library = _release_library(release)
     return kinds.get(library.name) if library else None
+
+
+def _typed_by_text(names: Iterable[Span], spans: list[Span]) -> list[Span]:
+    """The title's names, each a guessed Feature typed as the post's text types it: "with
+    TokenSpeed" names the Library that "TokenSpeed is an ... inference engine" does."""
+    labels: dict[str, set[str]] = defaultdict(set)
+    for span in spans:
+        labels[span.id_].add(span.label_)
+    return [Span(s.doc, s.start, s.end, label=next(iter(labels[s.id_])), span_id=s.id_)
+            if s.label_ == "Feature" and labels[s.id_] in ({"Library"}, {"Model"}) else s
+            for s in names]
 
 
 def _title_library(title_doc: Doc | None) -> Entity | None:

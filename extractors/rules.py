@@ -248,6 +248,10 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("part_of.announced_feature", "PART_OF",
              "a top heading of a post of no release that announces a library's features: "
              "'we are announcing four PyTorch prototype features'"),
+    CodeRule("part_of.library_post_lead", "PART_OF",
+             "a bold lead line in a section of changes or features of a post about a library "
+             "other than PyTorch: '**Gemma AllReduce Fusion**' under '## 3. Performance "
+             "Optimizations' of a post titled '... with TokenSpeed'"),
     CodeRule("part_of.component_list", "PART_OF",
              "an item of a list a library's line leads: 'the library includes:'"),
     CodeRule("supports.component_list", "SUPPORTS",

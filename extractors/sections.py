@@ -39,13 +39,15 @@ SECTION_KINDS: dict[str, re.Pattern[str]] = {
         r"backwards?[- ]incompatible)\b", re.I),
     "changes": re.compile(
         r"\b(performance|improvements?|optimi[sz]ations?|highlights?|platforms?|hardware|"
-        r"what'?s new|enhancements?)\b", re.I),
+        r"what'?s new|enhancements?|features|designs?)\b", re.I),
     "none": re.compile(
-        r"^\W*(summary|conclusions?|acknowledg\w*|resources|getting started|next steps|"
+        r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?"  # "## 5. Conclusion", "### 4.1 Basic Benchmark"
+        r"(summary|conclusions?|acknowledg\w*|resources|getting started|next steps|"
         r"q\s*&\s*a|thanks?|thank you|references?|links|further reading|learn more|faq|"
         r"contributors?|community|"
         r"get involved|join us|installation|closing thoughts|what'?s next|looking ahead|"
-        r"coming soon|future work|roadmap)\b", re.I),
+        r"coming soon|future work|roadmap|(?:performance\s+)?evaluations?|benchmarks?|"
+        r"experiments?)\b", re.I),
 }
 
 
@@ -77,11 +79,16 @@ def heading_kinds(text: str) -> set[str]:
     ['deprecations']
     >>> sorted(heading_kinds("**Performance Improvements**")), heading_kinds("torch.fx")
     (['changes'], set())
+    >>> sorted(heading_kinds("## 5. Conclusion")), sorted(heading_kinds("## 4. Benchmark"))
+    (['none'], ['none'])
     """
     words = " ".join(re.sub(r"[#*_`\[\]()]+", " ", text).split())
     if CAPTION.match(words):  # "Figure 1. Performance comparison of ...": no section
         return set()
-    return {kind for kind, pattern in SECTION_KINDS.items() if pattern.search(words)}
+    kinds = {kind for kind, pattern in SECTION_KINDS.items() if pattern.search(words)}
+    if "stability" in kinds:  # "## Beta Features" states a level; its features are no changes
+        kinds.discard("changes")
+    return kinds
 
 
 #: The start of a caption of a figure or table, which no heading of a section is.

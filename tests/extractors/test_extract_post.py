@@ -887,6 +887,27 @@ def test_a_post_that_announces_no_features_has_no_announced_headings():
                 if f[2] == "PyTorch" and f[1] == "ARM64 Builds for Linux"}
 
 
+#: A post about a library of 2026 (the TokenSpeed post, abridged): bold lead lines name its
+#: parts in sections of features and optimizations, not in its benchmark or conclusion.
+LIBRARY_POST = (
+    "TokenSpeed is an open-source LLM inference engine released by the LightSeek Foundation.\n\n"
+    "## 2. Runtime Designs and Features\n\nTokenSpeed serves hybrid models.\n\n"
+    "**1. Unified State Transfer: Two Worlds, One Wire**\n\nStates move over RDMA.\n\n"
+    "## 3. Performance Optimizations\n\n#### 3.2.1 Overlap Is All You Need\n\n"
+    "TokenSpeed overlaps work.\n\n**Gemma AllReduce Fusion**\n\nIt fuses kernels.\n\n"
+    "## 4. Benchmark\n\n**Test Environment**\n\nAll runs used one node.\n\n"
+    "## 5. Conclusion\n\n**Lessons Learned**\n\nFusion pays.\n")
+
+
+def test_the_lead_lines_of_a_post_about_a_library_name_its_parts():
+    parts = parts_of(triples_of(LIBRARY_POST, "A Speed Record with TokenSpeed"), "TokenSpeed")
+    assert parts == {"Unified State Transfer", "Gemma AllReduce Fusion"}
+
+
+def test_the_lead_lines_of_a_post_about_no_library_name_no_parts():
+    assert not parts_of(triples_of(LIBRARY_POST, "A Speed Record"), "TokenSpeed")
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
