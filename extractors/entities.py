@@ -250,6 +250,19 @@ _TECHNIQUE = re.compile(
     r"|Specialization|Sparsity|Attention|Checkpointing|Pipelining|Quantization|Sharding))\b"
     r"(?![ \t]+(?!(?:Examples?|Overview|Types?|Results?|Benchmarks?|Performance|Support)\b)[A-Z])")
 
+def _acting_snake_names(doc: Doc) -> Iterator[Candidate]:
+    """A snake-case name that does something is a function, kernel or op, an API: the subject
+    of a verb of action ("`fused_gate_sigmoid_mul_add` computes the full expression"), not of
+    "is" ("`gate_val` is a scalar": a variable). Needs the parse."""
+    for token in doc:
+        if _SNAKE_NAME.fullmatch(token.text) and token.dep_ == "nsubj" \
+                and token.head.tag_ == "VBZ" and token.head.pos_ == "VERB":
+            span = Span(doc, token.i, token.i + 1, label="Feature", span_id=token.text)
+            yield Candidate(RULES["snake_api"], span, "snake_api")
+
+
+_SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
 _TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
 
 # Accelerator codes: NVIDIA (A100, H200, B200, GB300, GH200), AMD (MI300X) and gfx targets.
@@ -306,7 +319,8 @@ _DOTTED_API = re.compile(
     r"(?<![\w.@])(?:nn|np|F|c10|at|linalg|fft|optim|dist)(?:\.|::)[A-Za-z_]\w*"
     r"(?:\.[A-Za-z_]\w*)*")
 # After a library's name: "tlx.async_dot", "torchvision.ops.nms" (not a file: "setup.py").
-_LIBRARY_API = r"(?<![\w./@-])(?P<library>{libraries})\.(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
+_LIBRARY_API = (r"(?<![\w./@-])(?P<library>{libraries})(?:\.|::)"
+                r"(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
 _FILE_SUFFIX = re.compile(r"\.(?:py|md|txt|json|ya?ml|html?|com|org|io|ai|dev|sh|cpp|h|so)$")
 
 
@@ -630,6 +644,7 @@ class EntityFinder:
             yield self._candidate(doc, m, "dotted_api", "Feature", m.group(0))
         for m in _SNAKE_API.finditer(text):
             yield self._known(doc, m, "snake_api", "Feature", m.group("name"), "name")
+        yield from _acting_snake_names(doc)
         for m in self._library_api.finditer(text):
             if not _FILE_SUFFIX.search(m.group(0)):
                 yield self._candidate(doc, m, "library_api", "Feature", m.group(0))

@@ -190,10 +190,20 @@ def test_issue12_organizations_need_more_than_parentheses(blank_nlp, text):
     ("primitives like tlx.async_dot and tlx.local_trans", "tlx.async_dot"),
     ("Batched linalg.eigh on CUDA is faster.", "linalg.eigh"),
     ("**GEMM + Epilogue Fusion**: Attaches simple math.", "GEMM + Epilogue Fusion"),
+    ("We introduced torchao::parallel_1d for threads.", "torchao::parallel_1d"),
 ], ids=["optimizer", "typed-optimizer", "technique", "technique-heading", "technique-lead",
-        "library-api", "bare-submodule", "technique-joined-by-plus"])
+        "library-api", "bare-submodule", "technique-joined-by-plus", "library-api-colons"])
 def test_issue12_features_by_their_shape(blank_nlp, text, name):
     assert ("Feature", name) in found(blank_nlp, text)
+
+
+def test_a_snake_case_name_that_acts_is_an_api(english_nlp):
+    """The TokenSpeed post: a kernel that replaces launches is named; a variable that "is" a
+    scalar is not."""
+    names = found(english_nlp, "`fused_gate_sigmoid_mul_add` computes the expression in one "
+                               "kernel. The key inefficiency: `gate_val` is a scalar per token.")
+    assert ("Feature", "fused_gate_sigmoid_mul_add") in names
+    assert not {n for n in names if n[1] == "gate_val"}
 
 
 def test_issue12_a_technique_is_named_again_in_lower_case(blank_nlp):
