@@ -247,6 +247,14 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("DEVELOPED_BY", "ExecuTorch", "Meta")),
     ("This contribution by Meta addresses a critical layer of the AI stack.",
      ("DEVELOPED_BY", None, "Meta")),
+    # what a thing compiles to, or is implemented via, it is based on (Helion joins the
+    # Foundation; torchao's low-bit operators)
+    ("Helion is a DSL for kernels, designed to compile down to multiple backends (Triton, "
+     "TileIR, and more).", ("BASED_ON", "Helion", "TileIR")),
+    ("We introduced torchao::parallel_1d, which compiles to either at::parallel_for or a pool.",
+     ("BASED_ON", "torchao::parallel_1d", "at::parallel_for")),
+    ("Its sharding is implemented in torchtune, which is implemented via FSDP2.",
+     ("BASED_ON", "torchtune", "FSDP2")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
@@ -254,7 +262,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
-        "started-at", "contribution-by"])
+        "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
