@@ -334,7 +334,9 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "HumanEval", "FineWeb", "WikiText", "ShareGPT", "ModelNet", "WordNet",
                  "ShapeNet", "ObjectNet", "iTunes", "eBay", "eBook", "iOS", "macOS", "tvOS",
                  "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
-                 "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy"}
+                 "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy",
+                 # activations and ops a sentence uses, not features of a library
+                 "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode"}
 
 # Words that are not names, as the typing rules see them.
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
@@ -360,7 +362,7 @@ _NOT_TECHNIQUE_WORDS = _NOT_NAMES - {"Multi", "Single", "Distributed"} | {
     "In", "On", "At", "For", "From", "To", "By", "Of", "As", "See", "And", "Or", "Via", "Into",
     "Unlike", "Like", "Beyond", "Toward", "Towards", "Under", "Over", "About", "Across", "Through",
     "Without", "Within", "Between", "After", "Before", "While", "Is", "Are", "Does", "Do", "Can",
-    "Exact", "Fast", "Faster", "Memory-Efficient", "Efficient", "Scalable", "Flexible"}
+    "Exact", "Fast", "Faster", "Memory-Efficient", "Efficient", "Scalable", "Flexible", "Self"}
 
 # "follow us on Twitter, YouTube and LinkedIn": links to a site, not mentions of a company.
 _FOLLOW_US = re.compile(r"\b(?:follow|find|join|reach(?: out to)?|contact|connect with)\s+"

@@ -17,6 +17,9 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _REF_LINK = re.compile(r"\[([^\]\n]*)\]\[[^\]\n]*\]")
 _URL = re.compile(r"https?://\S+|www\.\S+")
+#: Inline code that is an import statement ("`from torchtext.datasets.text_classification import
+#: DATASETS`"): code, whose names are mentions of nothing.
+_INLINE_IMPORT = re.compile(r"`(?:from\s+[\w.]+\s+)?import\s[^`\n]*`?")
 _EMPHASIS = re.compile(
     r"\*\*|__|(?<![\w.])[*_](?=\S)|(?<=\S)[*_](?!\w)|`|\\(?=[_*\[\]()#`\\])")
 #: An escaped underscore inside a name ("cpp\\_wrapper", "torch.\\_dynamo"): the name's own.
@@ -240,7 +243,8 @@ def mask_markup(text: str, lines: list[Line] | None = None) -> str:
             for i in range(line.start, line.end):
                 out[i] = " "
     masked = _ESCAPED_UNDERSCORE.sub(_unescape, "".join(out))
-    for pattern, repl in ((_HTML, _blank), (_IMAGE, _blank), (_LINK, _keep_label),
+    for pattern, repl in ((_INLINE_IMPORT, _blank), (_HTML, _blank), (_IMAGE, _blank),
+                          (_LINK, _keep_label),
                           (_REF_LINK, _keep_label), (_URL, _blank), (_EMPHASIS, _blank)):
         masked = pattern.sub(repl, masked)
     masked = "\n".join(_LINE_MARK.sub(lambda m: " " * len(m.group(0)), row)

@@ -250,9 +250,16 @@ def test_issue12_technique_names_are_whole_names(blank_nlp, text):
     ("query-heads-per-kv-head (QpKV) is the tile size; QpKV is small.", "QpKV"),
     ("the OpenInfra Summit and licenses like the OpenMDW license", "OpenMDW"),
     ("Thanks to Adam Paszke for the review.", "Adam"),
+    ("The kernel applies ReLU to TopK-selected tokens.", "ReLU"),
+    ("The kernel applies ReLU to TopK-selected tokens.", "TopK"),
+    ("It speeds up Transformer Encoder and Self Attention use cases.", "Self Attention"),
+    ("Try `from torchtext.datasets.text_classification import DATASETS` today.",
+     "torchtext.datasets.text_classification"),
+    ("configurations from 128 to 2048 MACs/cycle", "macOS"),
 ], ids=["tweet-handle", "github-handle", "surname", "unit", "results-table", "event",
         "abbreviation", "social-links", "authors", "common-acronym", "not-an-entity",
-        "given-name"])
+        "given-name", "activation", "operation", "general-technique", "inline-import",
+        "multiply-accumulates"])
 def test_issue12_noise_is_no_entity(blank_nlp, text, not_found):
     assert not_found not in {name for _, name in found(blank_nlp, text)}
 
