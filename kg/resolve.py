@@ -38,8 +38,10 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
 9. **heading API** (Feature): a heading about one ``torch.*`` API is that API when it is a
    name: "NumPy Compatible torch.fft module", "... via torch.linalg", "functorch -> torch.func";
    so is a heading of two or three words and a head noun whose words spell a ``torch`` path
-   that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``); and a
-   feature named for its devices is the feature, when the words after "for" or "on" name a
+   that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``), and a
+   heading whose opening words spell a snake-case API of four parts or more, in order, is
+   that API ("Fused Gate-Sigmoid-Mul-Add in MoE Shared Expert" is
+   ``fused_gate_sigmoid_mul_add``); and a feature named for its devices is the feature, when the words after "for" or "on" name a
    device or platform of the graph ("semi-structured (2:4) sparsity for NVIDIA® GPUs").
 10. **hardware** (Hardware): a product named with its vendor, its device word, its memory or
     form factor ("NVIDIA A100-SXM4-40GB GPU", "NVIDIA H100 GPU", "AWS Graviton Processor",
@@ -220,6 +222,17 @@ def hardware_key(name: str) -> tuple[str, str | None, list[str]] | None:
     return name_key(" ".join(words)), next(iter(kinds), None), [name_key(w) for w in words]
 
 
+#: The fewest parts of a snake-case API a heading's words may spell.
+_SPELLED_PARTS = 4
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def _subsequence(parts: list[str], words: list[str]) -> bool:
+    """Whether ``parts`` stand in ``words`` in order, the first part first."""
+    rest = iter(words)
+    return bool(parts) and parts[0] == words[0] and all(p in rest for p in parts)
+
+
 class _Groups:
     """Union-find over entities: each group has a root, a label, a weight (mentions) and the
     canonical names the pack or the project file give its members."""
@@ -366,6 +379,7 @@ class Resolver:
         self._plurals(groups)
         self._generic_words(groups)
         self._heading_apis(groups)
+        self._spelled_kernels(groups)
         self._for_devices(groups)
         self._hardware(groups)
         self._typos(groups)
@@ -531,6 +545,23 @@ class Resolver:
                 target = index.get(("Feature", variant_key(found[0])[0])) if found else None
                 if target is not None and groups.root(target) != groups.root(root):
                     groups.union(root, target, found[1])
+                    break
+
+    def _spelled_kernels(self, groups: _Groups) -> None:
+        """Rule 9: a heading whose opening words spell a snake-case API, in order, is that API
+        ("Fused Gate-Sigmoid-Mul-Add in MoE Shared Expert" is ``fused_gate_sigmoid_mul_add``,
+        "Fused QK-RMSNorm + Partial RoPE + Gate Split" is ``fused_qk_rmsnorm_rope_gate``)."""
+        apis: dict[str, list[tuple[list[str], Entity]]] = defaultdict(list)
+        for root in groups.roots("Feature"):
+            parts = groups.display(root).split("_")
+            if len(parts) >= _SPELLED_PARTS and _SNAKE.fullmatch(groups.display(root)):
+                apis[parts[0]].append((parts, root))
+        for root in groups.roots("Feature"):
+            words = re.findall(r"[a-z0-9]+", groups.display(root).lower())
+            for parts, api in apis.get(words[0] if words else "", []):
+                if api != root and _subsequence(parts, words) and \
+                        groups.root(api) != groups.root(root):
+                    groups.union(root, api, f"its words spell the API {groups.display(api)}")
                     break
 
     def _for_devices(self, groups: _Groups) -> None:

@@ -294,6 +294,18 @@ def test_issue12_a_name_keeps_its_label_when_its_facts_need_it():
         "the same thing; a Feature for its INTRODUCES, which a Library cannot take")
 
 
+def test_a_heading_whose_words_spell_a_kernel_is_the_kernel():
+    """The TokenSpeed post's lead line and the kernel its section names are one node, named as
+    the code names it; three words spell no API ("Get Device Info" is not get_device)."""
+    graph = resolve(("Feature", "Fused QK-RMSNorm + Partial RoPE + Gate Split in Attention", 1),
+                    ("Feature", "fused_qk_rmsnorm_rope_gate", 1),
+                    ("Feature", "Get Device Info", 1), ("Feature", "get_device", 1))
+    assert "Feature:Fused QK-RMSNorm + Partial RoPE + Gate Split in Attention" not in graph
+    assert "its words spell the API" in graph.nodes["Feature:fused_qk_rmsnorm_rope_gate"][
+        "merged"][0]
+    assert {"Feature:Get Device Info", "Feature:get_device"} <= set(graph)
+
+
 @pytest.mark.parametrize("heading, model", [
     ("Emformer Module", "Emformer"), ("RetinaNet detection model", "RetinaNet"),
     ("Wav2Vec2.0 Model", "Wav2Vec2.0")])
