@@ -256,12 +256,18 @@ def _acting_snake_names(doc: Doc) -> Iterator[Candidate]:
     "is" ("`gate_val` is a scalar": a variable). Needs the parse."""
     for token in doc:
         if _SNAKE_NAME.fullmatch(token.text) and token.dep_ == "nsubj" \
-                and token.head.tag_ == "VBZ" and token.head.pos_ == "VERB":
+                and token.head.tag_ == "VBZ" and token.head.pos_ == "VERB" \
+                and token.text.rpartition("_")[2] not in _VARIABLE_ENDS:
             span = Span(doc, token.i, token.i + 1, label="Feature", span_id=token.text)
             yield Candidate(RULES["snake_api"], span, "snake_api")
 
 
 _SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+#: The last words of a variable's name, not a function's: "`ema_model` computes ..." in an
+#: example is the model the example made.
+_VARIABLE_ENDS = {"model", "models", "weight", "weights", "val", "value", "values", "index",
+                  "indices", "tensor", "tensors", "input", "inputs", "output", "outputs",
+                  "state", "states", "buffer", "data", "size", "dim"}
 
 _TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
 
@@ -336,7 +342,8 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
                  "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy",
                  # activations and ops a sentence uses, not features of a library
-                 "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode"}
+                 "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode",
+                 "MessagePack"}  # a wire format
 
 # Words that are not names, as the typing rules see them.
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",

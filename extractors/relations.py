@@ -529,6 +529,24 @@ def _owner_of(owner: Span, owned: Span) -> bool:
                for t in words) and all(t.is_lower for t in words)
 
 
+def _modifies_a_noun(name: Span, covered: set[int]) -> bool:
+    """Whether a name only modifies a common noun that is no kind of software: "kernel fusion
+    benefits", "the DataPipes pipeline" (not "the FSDP implementation"). Needs the parse."""
+    head = name.root
+    while head.dep_ == "compound" and head.head.i != head.i:  # "X label_smoothing parameter"
+        head = head.head
+    kinds = _SOFTWARE_KINDS | _CODE_NOUNS
+    return head.i not in range(name.start, name.end) and head.i not in covered \
+        and head.lower_ not in kinds and head.lower_.removesuffix("s") not in kinds
+
+
+#: Nouns for what code a name is or has, and who works on it: "PyTorch's AveragedModel class",
+#: "its CrossEntropyLoss label_smoothing parameter", "DeepSpeed's DeepCompile sub-framework",
+#: "the DeepSpeed ZeRO team".
+_CODE_NOUNS = {"class", "classes", "parameter", "argument", "option", "flag", "framework", "sub",
+               "team"}
+
+
 def _of_common_noun(trigger: Span, covered: set[int]) -> bool:
     """Whether the trigger is a participle said of a common noun, its own subject: in
     "... serialize tensors for models leveraging Microscaling quantization" the models
@@ -990,7 +1008,9 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
                                CODE_RULES["developed_by.team_at"].id, index.sentence(left))
         if not _owner_of(left, right):
             continue
-        if left.label_ == "Library" and right.label_ == "Feature":
+        if left.label_ == "Library" and right.label_ == "Feature" and not _modifies_a_noun(
+                right, index.covered(index.sentence(right))):  # "Triton kernel fusion
+            # benefits" are benefits: the words name no part of Triton
             yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
                            index.sentence(left))
         elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and not (

@@ -41,8 +41,9 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    that is a name ("Distributed RPC framework APIs" is ``torch.distributed.rpc``), and a
    heading whose opening words spell a snake-case API of four parts or more, in order, is
    that API ("Fused Gate-Sigmoid-Mul-Add in MoE Shared Expert" is
-   ``fused_gate_sigmoid_mul_add``); and a feature named for its devices is the feature, when the words after "for" or "on" name a
-   device or platform of the graph ("semi-structured (2:4) sparsity for NVIDIA® GPUs").
+   ``fused_gate_sigmoid_mul_add``); and a feature named for its devices is the feature,
+   when the words after "for" or "on" name a device or platform of the graph
+   ("semi-structured (2:4) sparsity for NVIDIA® GPUs").
 10. **hardware** (Hardware): a product named with its vendor, its device word, its memory or
     form factor ("NVIDIA A100-SXM4-40GB GPU", "NVIDIA H100 GPU", "AWS Graviton Processor",
     "Google Cloud TPU") is the product ("A100", "H100", "Graviton", "TPU"): **same node, its

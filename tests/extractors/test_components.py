@@ -148,6 +148,16 @@ def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     assert not {r for r in found if r[2] == unwanted[2] and r[0] == unwanted[0]}
 
 
+def test_a_name_that_modifies_a_noun_is_no_part(english_nlp):
+    """"Triton kernel fusion benefits" are benefits, no part of Triton; the noun a name keeps
+    may be its class or parameter ("PyTorch's CrossEntropyLoss label_smoothing parameter")."""
+    assert not {r for r in relations_found(english_nlp, "It keeps Triton kernel fusion benefits.")
+                if r[0] == "PART_OF"}
+    assert ("PART_OF", "CrossEntropyLoss", "PyTorch") in relations_found(
+        english_nlp, "We use PyTorch’s newly introduced [CrossEntropyLoss](https://pytorch.org/"
+                     "docs/stable/nn.html) label_smoothing parameter and that increases accuracy.")
+
+
 def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
     """The exception of a sentence is not what it says runs there (the 1.13 post)."""
     found = relations_found(blank_nlp, "We now run tests for all submodules except "
