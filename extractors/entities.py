@@ -342,8 +342,7 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "watchOS", "vLLM", "nvFuser", "TorchBench", "Torchbench", "AutoML", "CoLA",
                  "SQuAD", "MNIST", "CIFAR", "OpenBook", "RESTful", "OSPOlogy",
                  # activations and ops a sentence uses, not features of a library
-                 "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode",
-                 "MessagePack"}  # a wire format
+                 "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode"}
 
 # Words that are not names, as the typing rules see them.
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
