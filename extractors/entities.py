@@ -662,8 +662,10 @@ class EntityFinder:
             for m in pattern.finditer(text):
                 first = re.split(r"[- ]", m.group("name"))[0]
                 if m.group("name") not in _NOT_FEATURES and first not in _NOT_TECHNIQUE_WORDS \
-                        and len(first) > 2:
-                    yield self._known(doc, m, "model_name", "Model", m.group("name"), "name")
+                        and len(first) > 2:  # "DenseNets" are the architecture DenseNet
+                    name = m.group("name").removesuffix("s") if m.group("name").endswith(
+                        "Nets") else m.group("name")
+                    yield self._known(doc, m, "model_name", "Model", name, "name")
 
     def _typed_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for pattern, label in ((_TYPED_LIBRARY, "Library"), (_APPOSITION, "Library"),

@@ -1501,9 +1501,12 @@ def _plain_name(name: str) -> str:
     """A heading's name without what is not the feature's: a leading "New", quotes around
     words ("‘Channels last’ memory format"), the blank of masked emphasis before a hyphen
     ("torch.export -based Quantization"), a level it restates at its end ("... Support in
-    Beta"). The device it is for stays: "Channels Last on
-    CPU" is not "Channels Last"."""
+    Beta") or marks inside it ("RNN-T & (Prototype) Emformer Models"), the purpose it ends
+    with ("Caching allocator for performance improvements", "prepare_for_inference (for
+    TorchScript Modules)"). The device it is for stays: "Channels Last on CPU" is not
+    "Channels Last"."""
     name = _RESTATED_LEVEL.sub("", _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name)))
+    name = _PURPOSE_END.sub("", _INNER_LEVEL.sub(" ", name))
     newless = _NEW_LEAD.sub("", name)
     if newless != name and newless.split()[0].lower() not in _GENERIC_NOUNS:
         name = newless  # not "A new API to apply filter, effects and codec"
@@ -1515,6 +1518,12 @@ _AND_REST = re.compile(r"^\s*and\s+(?P<name>\w.*?)\s*$")
 _QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
 #: A level the name restates at its end: "(Beta) Android NNAPI Support in Beta".
 _RESTATED_LEVEL = re.compile(rf"\s+(?:in|to|as)\s+(?:{stability.WORDS})\s*$", re.I)
+#: A level marked inside a name: "RNN-T & (Prototype) Emformer Models and Recipes".
+_INNER_LEVEL = re.compile(rf"(?<=\S)\s+[\[(](?:{stability.WORDS})[\])]\s+(?=\S)", re.I)
+#: The purpose a name ends with: "for performance improvements", "(for TorchScript Modules)".
+_PURPOSE_END = re.compile(r"\s+(?:for\s+(?:better\s+|improved\s+)?(?:performance|speed|"
+                          r"efficiency)(?:\s+(?:improvements?|gains?))?|\(for\s[^()]+\))\s*$",
+                          re.I)
 #: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
 _MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")
 _NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)

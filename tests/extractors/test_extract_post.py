@@ -887,6 +887,18 @@ def test_a_post_that_announces_no_features_has_no_announced_headings():
                 if f[2] == "PyTorch" and f[1] == "ARM64 Builds for Linux"}
 
 
+def test_a_heading_name_leaves_out_its_purpose_and_inner_marks():
+    """The 1.7, 1.9 and torchaudio 0.11 headings: the purpose a name ends with and a level
+    marked inside it are not the feature's name."""
+    text = ("We are excited to announce the release of PyTorch 1.9.\n\n"
+            "## [Beta] PyTorch Mobile Caching allocator for performance improvements\n\nIt "
+            "caches.\n\n## (Prototype) prepare_for_inference (for TorchScript Modules)\n\nIt "
+            "freezes.\n\n## (Beta) RNN-T & (Prototype) Emformer Models and Recipes\n\nNew.\n")
+    introduced = {f[2] for f in facts_of(text, "PyTorch 1.9 Release") if f[0] == "INTRODUCES"}
+    assert {"PyTorch Mobile Caching allocator", "prepare_for_inference",
+            "RNN-T & Emformer Models and Recipes"} <= introduced
+
+
 #: A post about a library of 2026 (the TokenSpeed post, abridged): bold lead lines name its
 #: parts in sections of features and optimizations, not in its benchmark or conclusion.
 LIBRARY_POST = (
