@@ -256,10 +256,11 @@ def test_issue12_technique_names_are_whole_names(blank_nlp, text):
     ("Try `from torchtext.datasets.text_classification import DATASETS` today.",
      "torchtext.datasets.text_classification"),
     ("configurations from 128 to 2048 MACs/cycle", "macOS"),
+    ("In Figure 2 the *MultDerivative* node also calculates the product.", "MultDerivative"),
 ], ids=["tweet-handle", "github-handle", "surname", "unit", "results-table", "event",
         "abbreviation", "social-links", "authors", "common-acronym", "not-an-entity",
         "given-name", "activation", "operation", "general-technique", "inline-import",
-        "multiply-accumulates"])
+        "multiply-accumulates", "a graph's node"])
 def test_issue12_noise_is_no_entity(blank_nlp, text, not_found):
     assert not_found not in {name for _, name in found(blank_nlp, text)}
 
