@@ -1503,8 +1503,8 @@ def _plain_name(name: str) -> str:
     ("torch.export -based Quantization"), a level it restates at its end ("... Support in
     Beta") or marks inside it ("RNN-T & (Prototype) Emformer Models"), the purpose it ends
     with ("Caching allocator for performance improvements", "prepare_for_inference (for
-    TorchScript Modules)"). The device it is for stays: "Channels Last on CPU" is not
-    "Channels Last"."""
+    TorchScript Modules)", "memory format for Computer Vision models"). The device it is for
+    stays: "Channels Last on CPU" is not "Channels Last"."""
     name = _RESTATED_LEVEL.sub("", _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name)))
     name = _PURPOSE_END.sub("", _INNER_LEVEL.sub(" ", name))
     newless = _NEW_LEAD.sub("", name)
@@ -1522,8 +1522,8 @@ _RESTATED_LEVEL = re.compile(rf"\s+(?:in|to|as)\s+(?:{stability.WORDS})\s*$", re
 _INNER_LEVEL = re.compile(rf"(?<=\S)\s+[\[(](?:{stability.WORDS})[\])]\s+(?=\S)", re.I)
 #: The purpose a name ends with: "for performance improvements", "(for TorchScript Modules)".
 _PURPOSE_END = re.compile(r"\s+(?:for\s+(?:better\s+|improved\s+)?(?:performance|speed|"
-                          r"efficiency)(?:\s+(?:improvements?|gains?))?|\(for\s[^()]+\))\s*$",
-                          re.I)
+                          r"efficiency)(?:\s+(?:improvements?|gains?))?|\(for\s[^()]+\)"
+                          r"|for\s+(?:[\w-]+\s+){1,3}models)\s*$", re.I)
 #: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
 _MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")
 _NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)

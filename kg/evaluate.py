@@ -154,8 +154,8 @@ def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
         if k in CONTRACT_TYPES
         and any(gold.in_scope(url, k) for url in set(d.get("sources", [])) & gold.posts)
     ]
-    predicted_relations = {(k, identify(u), identify(v)): d.get("stability")
-                           for u, v, k, d in relation_edges}
+    predicted_relations = {(k, identify(u), _as_named(gold, graph, v, d) or identify(v)):
+                           d.get("stability") for u, v, k, d in relation_edges}
     predicted_entities = {identify(v) for u, v, k in graph.edges(keys=True)
                           if k == "MENTIONS" and graph.nodes[u].get("url") in gold.posts
                           and _entity_in_scope(gold, graph.nodes[u]["url"], v, graph,
@@ -171,6 +171,13 @@ def evaluate(graph: nx.MultiDiGraph, gold: Gold) -> Report:
                           | (predicted_entities - set(gold.entities))))
     return Report(entities, relations, correct, len(found), len(stated), find_duplicates(graph),
                   missed, spurious)
+
+
+def _as_named(gold: Gold, graph: nx.MultiDiGraph, node: str, edge: dict) -> Key | None:
+    """The gold entity an INTRODUCES names by the name its release's post gave the feature
+    (``named``: 2.0's "Accelerated PyTorch 2 Transformers", BetterTransformer renamed)."""
+    named = edge.get("named")
+    return gold.find(graph.nodes[node]["label"], named) if named else None
 
 
 def _entity_in_scope(gold: Gold, url: str, node: str, graph: nx.MultiDiGraph,

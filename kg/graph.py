@@ -25,7 +25,7 @@ import networkx as nx
 
 from .errors import GraphFileError
 from .files import write_atomic
-from .names import version_key
+from .names import variant_key, version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver, hardware_key, pack_families
 from .schema import DEVICE_LABELS, ENDINGS, RELATION_TYPES, stability_rank
@@ -125,7 +125,8 @@ def _add_fact(graph: nx.MultiDiGraph, fact: Fact, url: str, resolver: Resolver) 
     if not graph.has_edge(start, end, key=fact.type):
         graph.add_edge(start, end, key=fact.type, type=fact.type, _reads=[])
     graph.edges[start, end, fact.type]["_reads"].append(
-        (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability, fact.stated))
+        (url, fact.start, fact.end, fact.evidence, fact.rule, fact.stability, fact.stated,
+         target_read.name))
     return True
 
 
@@ -257,9 +258,9 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
             data["aliases"] = sorted(a for a in aliases if a != data["name"])
         if merged:
             data["merged"] = sorted(merged)
-    for _, _, key, data in graph.edges(keys=True, data=True):
+    for _, target, key, data in graph.edges(keys=True, data=True):
         reads = sorted(set(data.pop("_reads", [])), key=lambda r: (
-            r[0], r[1], r[2], r[4], r[3], r[5] or "", r[6] or ""))
+            r[0], r[1], r[2], r[4], r[3], r[5] or "", r[6] or "", r[7]))
         if not reads:
             continue
         data["sources"] = [r[0] for r in reads]
@@ -273,6 +274,19 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
             stated = [r[6] for r in reads if r[5] == data["stability"] and r[6]]
             if stated:
                 data["stated"] = Counter(stated).most_common(1)[0][0]
+        if key == "INTRODUCES" and (named := _named(reads, graph.nodes[target]["name"])):
+            data["named"] = named
+
+
+def _named(reads: list[tuple], name: str) -> str | None:
+    """The name a release's post gave a feature, when it never used the node's own (2.0's
+    "Accelerated PyTorch 2 Transformers" is BetterTransformer renamed; 2.2's "FlashAttention-2
+    support in ...scaled_dot_product_attention" is the function's news): the name it used
+    most, spelling variants aside."""
+    own = variant_key(name)[0]
+    others = [r[7] for r in reads if variant_key(r[7])[0] != own]
+    return Counter(others).most_common(1)[0][0] if others and len(others) == len(reads) \
+        else None
 
 
 def _add_devices(graph: nx.MultiDiGraph) -> None:

@@ -65,6 +65,7 @@ class Statement:
     date: str | None
     stability: str | None
     evidence: tuple[Evidence, ...] = ()
+    named: str | None = None  # the name that release's post gave the feature, if another
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,7 @@ def statements(graph: nx.MultiDiGraph, feature: str) -> list[Statement]:
         data = graph.nodes[release]
         found.append(Statement(
             data["name"], data.get("library", ""), data.get("version", ""), data.get("date"),
-            edge.get("stability"), edge_evidence(edge)))
+            edge.get("stability"), edge_evidence(edge), edge.get("named")))
     return sorted(found, key=_release_order)
 
 
@@ -506,14 +507,16 @@ def generate_lifecycle_text(lifecycle: Lifecycle) -> str:
     if not lifecycle.releases:
         lines.append("no release introduces it")
         return "\n".join([*lines, *_endings_text(lifecycle.endings)]) + "\n"
+    renamed = any(s.named for s in lifecycle.releases)  # a column only when a post renamed it
     rows = []
     for statement in lifecycle.releases:
-        cells = [statement.release, statement.date, statement.stability]
+        cells = [statement.release, statement.date, statement.stability,
+                 *([statement.named] if renamed else [])]
         for i, evidence in enumerate(statement.evidence or (Evidence("", ""),)):
-            rows.append([*(cells if i == 0 else ["", None, None]), evidence.url,
-                         _short(evidence.sentence)])
-    lines.append(format_rows(["release", "date", "stability", "post", "evidence"], rows,
-                             "table").rstrip("\n"))
+            rows.append([*(cells if i == 0 else ["", *[None] * (len(cells) - 1)]),
+                         evidence.url, _short(evidence.sentence)])
+    header = ["release", "date", "stability", *(["named"] if renamed else []), "post", "evidence"]
+    lines.append(format_rows(header, rows, "table").rstrip("\n"))
     for title, found in (("promotions", lifecycle.promotions),
                          ("demotions", lifecycle.demotions)):
         text = "; ".join(f"{c.from_release} {c.from_stability} -> {c.to_release} "

@@ -8,5 +8,5 @@
 MATCH (r:Release)-[i:INTRODUCES]->(f:Feature)
 WHERE ($release IS NULL OR r.name = $release) AND i.stability = $stability
 RETURN f.name AS feature, i.stability AS stability, f.stability AS latest_stability,
-       r.name AS release
+       r.name AS release, i.named AS named
 ORDER BY r.library, r.version_order, feature

@@ -10,5 +10,6 @@
 // from index-hinting the OR.
 MATCH (r:Release)-[i:INTRODUCES]->(f:Feature)
 WHERE coalesce(r.name, "") = $a OR coalesce(r.name, "") = $b
-RETURN f.name AS feature, r.name AS release, i.stability AS stability, r.version_order AS position
+RETURN f.name AS feature, r.name AS release, i.stability AS stability, i.named AS named,
+       r.version_order AS position
 ORDER BY feature, position, release

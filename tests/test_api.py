@@ -41,9 +41,9 @@ def test_issue13_open_gives_a_graph(g, handmade_graph_file):
 def test_issue13_run_named_query_rows_as_dicts(g):
     result = g.run("features-by-release", release="pytorch v1.8")
     assert result.params == {"release": "PyTorch 1.8", "hardware": None}
-    assert result.columns == ["feature", "stability", "latest_stability"]
+    assert result.columns == ["feature", "stability", "latest_stability", "named"]
     assert result[0] == {"feature": "ZeroRedundancyOptimizer", "stability": "Prototype",
-                         "latest_stability": "Stable"}
+                         "latest_stability": "Stable", "named": None}
     assert [row["feature"] for row in result] == ["ZeroRedundancyOptimizer", "torch.fft",
                                                   "torch.fx", "torch.linalg"]
     assert len(result) == 4 and result.to_dicts() == list(result)

@@ -89,7 +89,8 @@ def test_issue13_cli_ask_prints_query_rows_and_evidence(handmade_graph_file):
     lines = result.stdout.splitlines()
     assert lines[0] == ('query: ptkg queries run features-by-stability --param '
                         'release="PyTorch 1.10" --param stability="Stable"')
-    assert lines[1].split() == ["feature", "stability", "latest_stability", "release"]
+    assert lines[1].split() == ["feature", "stability", "latest_stability", "release",
+                                "named"]
     assert [line.split()[0] for line in lines[3:5]] == ["ZeroRedundancyOptimizer", "torch.fx"]
     assert lines[5] == "evidence:"
     assert lines[6].startswith("  row 1: PyTorch 1.10 -[INTRODUCES]-> ZeroRedundancyOptimizer: ")

@@ -341,3 +341,19 @@ def test_introduces_keeps_the_words_that_stated_it_and_features_their_deprecatio
     edge = graph.edges["Release:PyTorch 2.8", "Feature:torch.foo", "INTRODUCES"]
     assert (edge["stability"], edge["stated"]) == ("Beta", "[BETA]")
     assert graph.nodes["Feature:torch.foo"]["deprecated"] == "PyTorch 2.9"
+
+
+def test_an_introduces_keeps_the_name_its_post_gave_a_renamed_feature():
+    """2.0's "Accelerated PyTorch 2 Transformers" is BetterTransformer renamed (the alias pack
+    says so): one node, and the 2.0 edge keeps the name its post used; 1.13's, which used the
+    node's own name, keeps none."""
+    graph = build_graph([
+        post_facts("pytorch-1.13", facts=[fact("INTRODUCES", release("PyTorch 1.13"),
+                                                Entity("Feature", "BetterTransformer"), "Stable")]),
+        post_facts("pytorch-2.0", facts=[fact(
+            "INTRODUCES", release("PyTorch 2.0"),
+            Entity("Feature", "Accelerated PyTorch 2 Transformers"), "Stable")])])
+    edges = {graph.nodes[u]["name"]: d for u, _, k, d in graph.in_edges(
+        "Feature:BetterTransformer", keys=True, data=True) if k == "INTRODUCES"}
+    assert edges["PyTorch 2.0"]["named"] == "Accelerated PyTorch 2 Transformers"
+    assert "named" not in edges["PyTorch 1.13"]

@@ -45,8 +45,9 @@ COLUMNS = {
     "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
     "evidence": ["relation", "source_label", "target_label", "reads", "sentences", "posts",
                  "rules"],
-    "feature-stability": ["library", "release", "version", "date", "stability", "posts"],
-    "features-by-release": ["feature", "stability", "latest_stability"],
+    "feature-stability": ["library", "release", "version", "date", "stability", "named",
+                          "posts"],
+    "features-by-release": ["feature", "stability", "latest_stability", "named"],
     "features-of-library": ["feature", "stability"],
     "hardware-support": ["supporter", "version", "label", "name", "device"],
     "neighbors": ["source_label", "source", "relation", "target_label", "target"],
@@ -152,8 +153,10 @@ def test_load_queries_reads_the_package_not_the_cwd(tmp_path, monkeypatch):
 def test_features_by_release_gives_each_feature_with_its_stability(graph, store):
     rows = as_dicts(run_named_query(store, get_query("features-by-release"),
                                     {"release": "PyTorch 1.8"}))
-    assert {"feature": "torch.fx", "stability": "Beta", "latest_stability": "Stable"} in rows
-    assert {"feature": "torch.linalg", "stability": None, "latest_stability": "Stable"} in rows
+    assert {"feature": "torch.fx", "stability": "Beta", "latest_stability": "Stable",
+            "named": None} in rows
+    assert {"feature": "torch.linalg", "stability": None, "latest_stability": "Stable",
+            "named": None} in rows
     release = node_id("Release", "PyTorch 1.8")
     expected = sorted((name_of(graph, v), d.get("stability"))
                       for u, v, d in edges_of_type(graph, "INTRODUCES") if u == release)
@@ -497,7 +500,7 @@ def test_cli_queries_run_table(handmade_graph_file):
                  "--graph", handmade_graph_file, catch=False)
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert lines[0].split() == ["feature", "stability", "latest_stability"]
+    assert lines[0].split() == ["feature", "stability", "latest_stability", "named"]
     assert [" ".join(line.split()) for line in lines[2:]] == [
         "ZeroRedundancyOptimizer Prototype Stable", "torch.fft Stable Stable",
         "torch.fx Beta Stable", "torch.linalg Stable"]

@@ -93,22 +93,17 @@ XFAIL: dict[str, str] = {
            "summary table links to by no name of a feature: 'Accelerating inference on CPU "
            "with PyTorch by leveraging oneDNN Graph' (no link), 'Optimized PyTorch Inference "
            "with AWS Graviton processors' (linked as 'AWS Graviton3', a device)",
-    "q04": "naming: FlashAttention-2 is the heading 'FlashAttention-2 support in "
-           "torch.nn.functional.scaled_dot_product_attention', and '[Beta] Improvements to "
-           "_torch.compile_-ing Optimizers' is read as 'torch.compile' (Optimizer compilation)",
+    "q04": "naming: 2.2's FlashAttention-2 row is SDPA, named 'FlashAttention-2 support in "
+           "torch.nn.functional.scaled_dot_product_attention' (the gold accepts the name without "
+           "the module path), and '[Beta] Improvements to _torch.compile_-ing Optimizers' is read "
+           "as 'torch.compile' (Optimizer compilation)",
     "q05": "naming: 'FMA-based addcdiv lowering for XPU', 'Inductor FlexAttention pipelining' "
            "(FlexAttention) and 'Multi-GPU/multi-node profiling improvements' (PyTorch "
            "Profiler) keep their headings whole",
-    "q07": "naming: the row keeps the heading whole: '‘Channels last’ memory format for "
-           "Computer Vision models'; the Distributed RPC framework is the node RPC, whose "
-           "alias torch.distributed.rpc the gold accepts, but a row shows the name only",
     # -- feature lifecycles
     "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
            "so releases-of-library torchvision; extraction: 0.17's Stable is read ('It is now "
            "stable!'), 0.15's and 0.16's Beta are not",
-    "q15": "naming: 2.0's 'Accelerated PyTorch 2 Transformers' [Stable] is a node of its own, "
-           "not BetterTransformer, so feature-stability gives 1.12 and 1.13 only (the gold "
-           "calls the rename a judgement)",
     "q16": "extraction: feature-stability FlexAttention has PyTorch 2.5 only; the Intel 2.6 "
            "post's FlexAttention on x86 CPU is not a 2.6 INTRODUCES, and 2.12's is the separate "
            "feature 'Inductor FlexAttention pipelining'",
@@ -177,6 +172,7 @@ class Fact:
     relation: str | None = None
     with_release: str | None = None
     subject: str | None = None
+    named: str | None = None  # the name the release's post gave the feature (a row's "named")
 
     def describe(self) -> str:
         parts = [self.name]
@@ -188,6 +184,8 @@ class Fact:
             parts.append(f"({self.relation})")
         if self.subject:
             parts.append(f"for {self.subject}")
+        if self.named:
+            parts.append(f"as {self.named!r}")
         return " ".join(parts)
 
 
@@ -204,7 +202,7 @@ def row_facts(query: str, params: Mapping[str, object], row: Mapping[str, object
     >>> row_facts("features-by-release", {"release": "PyTorch 1.8"},
     ...           {"feature": "torch.fx", "stability": "Beta", "latest_stability": "Stable"})
     [Fact(name='torch.fx', release='PyTorch 1.8', stability='Beta', relation='INTRODUCES', \
-with_release=None, subject=None)]
+with_release=None, subject=None, named=None)]
     >>> [f.describe() for f in row_facts("feature-lifecycle", {"feature": "torch.fx"},
     ...  {"from_release": "PyTorch 1.8", "from_stability": "Beta",
     ...   "to_release": "PyTorch 1.10", "to_stability": "Stable"})]
@@ -213,10 +211,11 @@ with_release=None, subject=None)]
     get = row.get
     release = _text(params.get("release"))
     if query in ("features-by-release", "features-by-stability"):
-        return [Fact(str(get("feature")), release, _text(get("stability")), INTRODUCES)]
+        return [Fact(str(get("feature")), release, _text(get("stability")), INTRODUCES,
+                     named=_text(get("named")))]
     if query == "feature-stability":
         return [Fact(str(params["feature"]), _text(get("release")), _text(get("stability")),
-                     INTRODUCES)]
+                     INTRODUCES, named=_text(get("named")))]
     if query == "feature-lifecycle":
         feature = str(params["feature"])
         return [Fact(feature, _text(get("from_release")), _text(get("from_stability")),
@@ -241,7 +240,7 @@ with_release=None, subject=None)]
         return [Fact(str(get("whole")), relation="PART_OF", subject=str(params["name"]))]
     if query == "release-diff":  # one of the two releases' statements of a feature
         return [Fact(str(get("feature")), _text(get("release")), _text(get("stability")),
-                     INTRODUCES)]
+                     INTRODUCES, named=_text(get("named")))]
     if query == "features-of-library":  # the library is what the row's feature is part of
         return [Fact(str(params["library"]), relation="PART_OF", subject=_text(get("feature")))]
     if query == "neighbors":
@@ -280,7 +279,8 @@ def item_names(item: Mapping[str, object]) -> list[str]:
 def mismatch(kind: str, query: str, item: Mapping[str, object], fact: Fact) -> str | None:
     """Why ``fact`` is not ``item`` (None when it is): a wrong name, release, stability,
     core release or relation."""
-    if not any(_same_name(name, fact.name) for name in item_names(item)):
+    if not any(_same_name(name, said) for name in item_names(item)
+               for said in (fact.name, fact.named) if said):
         return "name"
     release = _text(item.get("release"))
     if release and query in RELEASE_QUERIES and not _same(release, fact.release):
