@@ -17,7 +17,6 @@ from ptkg.curation import Curation, CurationError, Merge, Reject, read_curation
 from ptkg.extractors.pipeline import extract_posts, load_nlp
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.graph import build_graph, read_graph
-from ptkg.lifecycle import feature_lifecycle
 from ptkg.readers import read_posts
 from ptkg.records import Entity, Fact, Mention, PostFacts
 
@@ -40,8 +39,8 @@ label = "Library"
 name = "nanochat"
 
 [[merge]]
-names = ["BetterTransformer", "Accelerated PyTorch 2 Transformers"]
-label = "Feature"
+names = ["PreResNet-164", "ResNet-164"]
+label = "Model"
 
 [reject]
 names = ["are now available", "deltas", {name = "PyTorch", label = "Feature"}]
@@ -80,8 +79,7 @@ def test_issue12_read_a_project_file(tmp_path):
     project = tmp_path / "ptkg.toml"
     assert curation.origins == (f"{project}:2", f"{project}:5", f"{project}:7",
                                 f"{project}:12", f"{tmp_path / 'patterns' / 'extra.jsonl'}:1")
-    assert curation.merges == (Merge(("BetterTransformer", "Accelerated PyTorch 2 Transformers"),
-                                     "Feature"),)
+    assert curation.merges == (Merge(("PreResNet-164", "ResNet-164"), "Model"),)
     assert curation.rejects == (Reject("are now available"), Reject("deltas"),
                                 Reject("PyTorch", "Feature"))
     assert curation.labels == (("FFmpeg", "Library"), ("Composable Kernel", "Library"))
@@ -245,7 +243,7 @@ def extract_with(posts, curation: Curation | None, model: str = "en_core_web_sm"
     return list(extract_posts(posts, load_nlp(model, curation.patterns if curation else ())))
 
 
-CORPUS_POSTS = ("pytorch-1.12-released", "pytorch-2.0-release",
+CORPUS_POSTS = ("pytorch-1.12-released", "stochastic-weight-averaging-in-pytorch",
                 "new-library-updates-in-pytorch-2.1",
                 "pytorch-1-dot-4-released-and-domain-libraries-updated")
 
@@ -265,16 +263,13 @@ def corpus_results(corpus_dir, project):
 
 def test_issue12_curation_of_real_posts_merges_rejects_and_relabels(corpus_results, project):
     plain, curated = build_graph(corpus_results), build_graph(corpus_results, project)
-    # two names of one feature (2.0's "formerly called Better Transformers"), which the alias
-    # pack keeps apart: one lifecycle, 1.12 to 2.0
-    assert "Feature:Accelerated PyTorch 2 Transformers" in plain
-    assert feature_lifecycle(plain, "Accelerated PyTorch 2 Transformers").releases[0].release \
-        == "PyTorch 2.0"
-    found = feature_lifecycle(curated, "Accelerated PyTorch 2 Transformers")
-    assert found.feature == "BetterTransformer"
-    assert [(s.release, s.stability) for s in found.releases] == [("PyTorch 1.12", "Prototype"),
-                                                                  ("PyTorch 2.0", "Stable")]
-    assert [c.kind for c in found.changes] == ["promotion"]
+    # two names of one network (the SWA post's "Preactivation ResNet-164" and "ResNet-164"),
+    # which no rule can know are one: one node, and `ptkg show` says why
+    assert {"Model:PreResNet-164", "Model:ResNet-164"} <= set(plain)
+    assert "Model:ResNet-164" not in curated
+    merged = curated.nodes["Model:PreResNet-164"]
+    assert "ResNet-164" in merged["aliases"]
+    assert "ResNet-164: the project file merges it into PreResNet-164" in merged["merged"]
     # a noise name of the 1.4 post is gone, with its mentions
     rejected = [n for n in plain if plain.nodes[n]["label"] != "Post"
                 and project.is_rejected(plain.nodes[n]["label"], plain.nodes[n]["name"])]
