@@ -1707,17 +1707,21 @@ def _released_with(spans: list[Span], subject: Entity | None,
                    kinds: dict[str, str]) -> list[Fact]:
     """In a post about a core release, every other PyTorch library's release shipped with it:
     one with "torch" in its name (torchvision, PyTorch/XLA, TorchServe, ExecuTorch), or one the
-    pack gives the kind ``domain`` or ``ecosystem`` (FBGEMM); a toolkit (CUDA, cuDNN, NCCL)
-    ships none."""
+    pack gives the kind ``domain`` or ``ecosystem`` (FBGEMM), the newest the post names of each
+    library (the others are looked back at); a toolkit (CUDA, cuDNN, NCCL) ships none."""
     if subject is None or not subject.name.startswith(CORE_LIBRARY + " "):
         return []
-    return [
-        _code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
-        for s in spans
-        if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
-        and ("torch" in s.id_.lower() or _library_kind(_entity(s), kinds) in ("domain",
-                                                                             "ecosystem"))
-    ]
+    shipped = [s for s in spans
+               if s.label_ == "Release" and not s.id_.startswith(CORE_LIBRARY + " ")
+               and ("torch" in s.id_.lower() or _library_kind(_entity(s), kinds) in (
+                   "domain", "ecosystem"))]
+    newest: dict[str, tuple] = {}  # "Since the 0.6 release" under torchaudio 0.9 looks back
+    for span in shipped:
+        library, _, version = span.id_.rpartition(" ")
+        newest[library] = max(newest.get(library, ()), version_key(version))
+    return [_code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
+            for s in shipped if version_key(s.id_.rpartition(" ")[2]) == newest[
+                s.id_.rpartition(" ")[0]]]
 
 
 def _library_kind(release: Entity, kinds: dict[str, str]) -> str | None:

@@ -1056,3 +1056,13 @@ def test_a_heading_asking_about_a_library_makes_its_section_about_it(heading, su
     facts = triples_of(text, "TorchSpec", model="en_core_web_sm")
     assert (("SUPPORTS", "Mooncake", "InfiniBand") in facts) is supported
     assert (("SUPPORTS", "Mooncake", "RoCE") in facts) is supported
+
+
+def test_an_earlier_release_a_library_section_looks_back_at_ships_with_nothing():
+    """The 1.9 library post: torchaudio 0.9 ships with PyTorch 1.9; "Since the 0.6 release"
+    in its section looks back at an older one."""
+    text = ("We are excited to announce the release of PyTorch 1.9.\n\n# TorchAudio 0.9.0\n\n"
+            "Since the 0.6 release, we have continuously improved I/O functionality.\n")
+    shipped = {f[1] for f in facts_of(text, "New library releases in PyTorch 1.9")
+               if f[0] == "RELEASED_WITH"}
+    assert shipped == {"torchaudio 0.9"}
