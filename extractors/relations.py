@@ -628,6 +628,19 @@ def _purpose(trigger: Span, sentence: Span) -> bool:
         t.text == "," for t in words) and any(t.text == "," for t in doc[trigger.end:sentence.end])
 
 
+def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
+    """The common noun that is the subject of the verb the trigger belongs to (or of the verb
+    its own is joined to), if the subject is one: no name, no pronoun. What the sentence says
+    runs somewhere is that noun, not a name of its object list. Needs the parse."""
+    verb = trigger.root
+    while verb.dep_ in ("conj", "xcomp", "aux", "auxpass", "prep", "advmod", "pobj") \
+            and verb.head.i != verb.i:
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject if subject is not None and subject.pos_ == "NOUN" \
+        and subject.i not in covered else None
+
+
 def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
     """The candidate the parser made a subject of the sentence, if any; with ``trigger``, not
     the subject of a clause after the trigger that does not hold it ("models using MX
@@ -824,6 +837,14 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False
+    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) \
+        if rule.label == "SUPPORTS" and rule.choose == "subject" else None
+    if noun is not None:  # "The prototype loss ... supports autograd, torchscript ... and can
+        # be run on CPU": the loss runs there, or the name that owns it ("TorchAudio's loss")
+        owner = next((s for s in candidates if any(t.i in range(s.start, s.end)
+                                                   for left in noun.lefts for t in left.subtree)),
+                     None)
+        return [owner], False
     if rule.implied == "refers_back" and not candidates and _said_by_people(trigger, clause,
                                                                              index):
         return [], False  # "we depend on X": the authors do, not the post's library

@@ -158,6 +158,19 @@ def test_a_name_that_modifies_a_noun_is_no_part(english_nlp):
                      "docs/stable/nn.html) label_smoothing parameter and that increases accuracy.")
 
 
+def test_what_runs_is_the_subject_not_a_name_of_its_object_list(english_nlp):
+    """The torchaudio 0.10 post: the loss runs on CPU and CUDA, not TorchScript, which it
+    supports; "TorchAudio's loss function" runs where torchaudio does."""
+    found = relations_found(english_nlp, "The prototype loss in torchaudio currently supports "
+                                         "autograd, torchscript, float16 and float32, and can "
+                                         "also be run on both CPU and CUDA.")
+    assert ("SUPPORTS", None, "CPU") in found
+    assert not {r for r in found if r[1] == "TorchScript"}
+    assert ("SUPPORTS", "torchaudio", "GPU") in relations_found(
+        english_nlp, "TorchAudio’s loss function supports float16 and float32 logits, has "
+                     "autograd and torchscript support, and can be run on both CPU and GPU.")
+
+
 def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
     """The exception of a sentence is not what it says runs there (the 1.13 post)."""
     found = relations_found(blank_nlp, "We now run tests for all submodules except "
