@@ -633,7 +633,7 @@ def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
     its own is joined to), if the subject is one: no name, no pronoun. What the sentence says
     runs somewhere is that noun, not a name of its object list. Needs the parse."""
     verb = trigger.root
-    while verb.dep_ in ("conj", "xcomp", "aux", "auxpass", "prep", "advmod", "pobj") \
+    while verb.dep_ in ("conj", "xcomp", "aux", "auxpass", "prep", "advmod", "pobj", "advcl") \
             and verb.head.i != verb.i:
         verb = verb.head
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -837,8 +837,12 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False
-    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) \
-        if rule.label == "SUPPORTS" and rule.choose == "subject" else None
+    opening = rule.side == "after" and trigger.root.dep_ in ("advcl", "prep")
+    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) if (
+        rule.label == "SUPPORTS" and rule.choose == "subject") or opening else None
+    if noun is not None and opening and noun.i < trigger.start:
+        noun = None  # only an opening phrase's ("Based on X, the new bindings allow ...": the
+        # bindings are based on it, not a name after them)
     if noun is not None:  # "The prototype loss ... supports autograd, torchscript ... and can
         # be run on CPU": the loss runs there, or the name that owns it ("TorchAudio's loss")
         owner = next((s for s in candidates if any(t.i in range(s.start, s.end)

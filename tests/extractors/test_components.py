@@ -171,6 +171,15 @@ def test_what_runs_is_the_subject_not_a_name_of_its_object_list(english_nlp):
                      "autograd and torchscript support, and can be run on both CPU and GPU.")
 
 
+def test_an_opening_phrase_is_said_of_the_subject_after_it(english_nlp):
+    """The 1.7 post: "Based on X, the new bindings allow you to invoke TorchScript models": the
+    bindings (the section's feature, left to the post) are based on it, not TorchScript."""
+    found = {r for r in relations_found(english_nlp, "Based on the interface developed for "
+                                        "Android in PyTorch Mobile, the new bindings allow you "
+                                        "to invoke TorchScript models.") if r[0] == "BASED_ON"}
+    assert found == {("BASED_ON", None, "PyTorch Mobile")}
+
+
 def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
     """The exception of a sentence is not what it says runs there (the 1.13 post)."""
     found = relations_found(blank_nlp, "We now run tests for all submodules except "
