@@ -838,8 +838,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
             clause, trigger, candidates, index)):
         return [subject], False
     opening = rule.side == "after" and trigger.root.dep_ in ("advcl", "prep")
-    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) if (
-        rule.label == "SUPPORTS" and rule.choose == "subject") or opening else None
+    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) if index.parsed and (
+        (rule.label == "SUPPORTS" and rule.choose == "subject") or opening) else None
     if noun is not None and opening and noun.i < trigger.start:
         noun = None  # only an opening phrase's ("Based on X, the new bindings allow ...": the
         # bindings are based on it, not a name after them)
