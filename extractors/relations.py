@@ -628,10 +628,27 @@ def _purpose(trigger: Span, sentence: Span) -> bool:
         t.text == "," for t in words) and any(t.text == "," for t in doc[trigger.end:sentence.end])
 
 
+def _said_of_a_noun(rule: TriggerRule, trigger: Span, index: _DocIndex) -> Token | None:
+    """The common noun a sentence says the trigger of, when its subject is one: what "The
+    prototype loss ... supports autograd, torchscript ... and can be run on CPU" says runs on
+    CPU is the loss, not a name of its object list; what "Based on X, the new bindings allow
+    ..." says is based on X are the bindings (an opening phrase, before its subject)."""
+    opening = rule.side == "after" and trigger.root.dep_ in ("advcl", "prep")
+    if not index.parsed or not (opening or (rule.label == "SUPPORTS"
+                                            and rule.choose == "subject")):
+        return None
+    noun = _noun_subject(trigger, index.covered(index.sentence(trigger)))
+    return None if noun is None or (opening and noun.i < trigger.start) else noun
+
+
+def _owns(name: Span, noun: Token) -> bool:
+    """Whether ``name`` stands before ``noun`` in its phrase: "TorchAudio's loss function"."""
+    return any(name.start <= t.i < name.end for left in noun.lefts for t in left.subtree)
+
+
 def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
     """The common noun that is the subject of the verb the trigger belongs to (or of the verb
-    its own is joined to), if the subject is one: no name, no pronoun. What the sentence says
-    runs somewhere is that noun, not a name of its object list. Needs the parse."""
+    its own is joined to), if the subject is one: no name, no pronoun. Needs the parse."""
     verb = trigger.root
     while verb.dep_ in ("conj", "xcomp", "aux", "auxpass", "prep", "advmod", "pobj", "advcl") \
             and verb.head.i != verb.i:
@@ -837,18 +854,9 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False
-    opening = rule.side == "after" and trigger.root.dep_ in ("advcl", "prep")
-    noun = _noun_subject(trigger, index.covered(index.sentence(trigger))) if index.parsed and (
-        (rule.label == "SUPPORTS" and rule.choose == "subject") or opening) else None
-    if noun is not None and opening and noun.i < trigger.start:
-        noun = None  # only an opening phrase's ("Based on X, the new bindings allow ...": the
-        # bindings are based on it, not a name after them)
-    if noun is not None:  # "The prototype loss ... supports autograd, torchscript ... and can
-        # be run on CPU": the loss runs there, or the name that owns it ("TorchAudio's loss")
-        owner = next((s for s in candidates if any(t.i in range(s.start, s.end)
-                                                   for left in noun.lefts for t in left.subtree)),
-                     None)
-        return [owner], False
+    noun = _said_of_a_noun(rule, trigger, index)
+    if noun is not None:  # the noun, left to the post, or the name that owns it
+        return [next((s for s in candidates if _owns(s, noun)), None)], False
     if rule.implied == "refers_back" and not candidates and _said_by_people(trigger, clause,
                                                                              index):
         return [], False  # "we depend on X": the authors do, not the post's library
