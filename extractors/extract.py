@@ -1716,12 +1716,16 @@ def _released_with(spans: list[Span], subject: Entity | None,
                and ("torch" in s.id_.lower() or _library_kind(_entity(s), kinds) in (
                    "domain", "ecosystem"))]
     newest: dict[str, tuple] = {}  # "Since the 0.6 release" under torchaudio 0.9 looks back
-    for span in shipped:
-        library, _, version = span.id_.rpartition(" ")
-        newest[library] = max(newest.get(library, ()), version_key(version))
+    for library, version in (_library_version(s) for s in shipped):
+        newest[library] = max(newest.get(library, ()), version)
     return [_code_fact("released_with.core_release_post", _entity(s), subject, s.sent)
-            for s in shipped if version_key(s.id_.rpartition(" ")[2]) == newest[
-                s.id_.rpartition(" ")[0]]]
+            for s in shipped if newest[_library_version(s)[0]] == _library_version(s)[1]]
+
+
+def _library_version(release: Span) -> tuple[str, tuple]:
+    """A release's library and its version's sort key: ("torchaudio", (0, 9))."""
+    library, _, version = release.id_.rpartition(" ")
+    return library, version_key(version)
 
 
 def _library_kind(release: Entity, kinds: dict[str, str]) -> str | None:
