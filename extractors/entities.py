@@ -56,6 +56,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
+from ptkg.names import SNAKE_NAME
 from ptkg.schema import DEVICE_LABELS
 
 # Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
@@ -256,14 +257,13 @@ def _acting_snake_names(doc: Doc) -> Iterator[Candidate]:
     of a verb of action ("`fused_gate_sigmoid_mul_add` computes the full expression"), not of
     "is" ("`gate_val` is a scalar": a variable). Needs the parse."""
     for token in doc:
-        if _SNAKE_NAME.fullmatch(token.text) and token.dep_ == "nsubj" \
+        if SNAKE_NAME.fullmatch(token.text) and token.dep_ == "nsubj" \
                 and token.head.tag_ == "VBZ" and token.head.pos_ == "VERB" \
                 and token.text.rpartition("_")[2] not in _VARIABLE_ENDS:
             span = Span(doc, token.i, token.i + 1, label="Feature", span_id=token.text)
             yield Candidate(RULES["snake_api"], span, "snake_api")
 
 
-_SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: The last words of a variable's name, not a function's: "`ema_model` computes ..." in an
 #: example is the model the example made.
 _VARIABLE_ENDS = {"model", "models", "weight", "weights", "val", "value", "values", "index",

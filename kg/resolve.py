@@ -94,6 +94,7 @@ from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patt
 from .curation import Curation
 from .names import (
     DOTTED_API,
+    SNAKE_NAME,
     content_words,
     generic_stems,
     heading_api,
@@ -225,7 +226,6 @@ def hardware_key(name: str) -> tuple[str, str | None, list[str]] | None:
 
 #: The fewest parts of a snake-case API a heading's words may spell.
 _SPELLED_PARTS = 4
-_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def _subsequence(parts: list[str], words: list[str]) -> bool:
@@ -555,7 +555,7 @@ class Resolver:
         apis: dict[str, list[tuple[list[str], Entity]]] = defaultdict(list)
         for root in groups.roots("Feature"):
             parts = groups.display(root).split("_")
-            if len(parts) >= _SPELLED_PARTS and _SNAKE.fullmatch(groups.display(root)):
+            if len(parts) >= _SPELLED_PARTS and SNAKE_NAME.fullmatch(groups.display(root)):
                 apis[parts[0]].append((parts, root))
         for root in groups.roots("Feature"):
             words = re.findall(r"[a-z0-9]+", groups.display(root).lower())
