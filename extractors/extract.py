@@ -1474,12 +1474,21 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     name = text[:rel_start] + " " + text[rel_end:head_end - line.start]
     if where:
         name = f"{name.rstrip()} {where.group('where')}"
+    name = _PACKAGE_OF_LIST.sub(r"\g<api>", _LIST_LEAD_END.sub("", name))
     name = _plain_name(" ".join(_HEADING_LEAD.sub("", name).split()).strip(" .:-–"))
     if not name or len(name.split()) > 14 or name.split()[0].lower() in _PRONOUNS or \
             _generic(name) or _DATASET.search(name):
         return None  # "[Beta] We integrate some RLHF components": a sentence, not a name;
         # "[Stable] WiderFace dataset": data, which the graph does not hold
     return Entity("Feature", name)
+
+
+#: The verb a heading that leads a list ends with: "All ... methods ... now support:".
+_LIST_LEAD_END = re.compile(r"\s+(?:now\s+(?:support|include|provide|offer)s?\s*:?|"
+                            r"(?:support|include|provide|offer)s?\s*:)[\s*_`]*$", re.I)
+#: What of a package a heading names, which is the package: "methods in the io.image package".
+_PACKAGE_OF_LIST = re.compile(r"^.*?\bin\s+the\s+`?(?P<api>[A-Za-z_]\w*(?:\.\w+)+)`?\s+"
+                              r"(?:package|module|namespace)\s*$", re.I)
 
 
 def _only_linking(between: str) -> bool:
@@ -1503,8 +1512,9 @@ def _plain_name(name: str) -> str:
     ("torch.export -based Quantization"), a level it restates at its end ("... Support in
     Beta") or marks inside it ("RNN-T & (Prototype) Emformer Models"), the purpose it ends
     with ("Caching allocator for performance improvements", "prepare_for_inference (for
-    TorchScript Modules)", "memory format for Computer Vision models"). The device it is for
-    stays: "Channels Last on CPU" is not "Channels Last"."""
+    TorchScript Modules)", "memory format for Computer Vision models") and the places it lists
+    ("File-like object support in both sox_io backend, soundfile backend and sox_effects").
+    The device it is for stays: "Channels Last on CPU" is not "Channels Last"."""
     name = _RESTATED_LEVEL.sub("", _MASKED_BEFORE_HYPHEN.sub("", _QUOTES.sub("", name)))
     name = _PURPOSE_END.sub("", _INNER_LEVEL.sub(" ", name))
     newless = _NEW_LEAD.sub("", name)
@@ -1520,10 +1530,11 @@ _QUOTES = re.compile(r"[‘“”\"]|’(?!\w)")
 _RESTATED_LEVEL = re.compile(rf"\s+(?:in|to|as)\s+(?:{stability.WORDS})\s*$", re.I)
 #: A level marked inside a name: "RNN-T & (Prototype) Emformer Models and Recipes".
 _INNER_LEVEL = re.compile(rf"(?<=\S)\s+[\[(](?:{stability.WORDS})[\])]\s+(?=\S)", re.I)
-#: The purpose a name ends with: "for performance improvements", "(for TorchScript Modules)".
+#: The purpose a name ends with: "for performance improvements", "(for TorchScript Modules)";
+#: the places it lists: "in both sox_io backend, soundfile backend and sox_effects".
 _PURPOSE_END = re.compile(r"\s+(?:for\s+(?:better\s+|improved\s+)?(?:performance|speed|"
                           r"efficiency)(?:\s+(?:improvements?|gains?))?|\(for\s[^()]+\)"
-                          r"|for\s+(?:[\w-]+\s+){1,3}models)\s*$", re.I)
+                          r"|for\s+(?:[\w-]+\s+){1,3}models|in\s+both\s.+)\s*$", re.I)
 #: The blank masked emphasis leaves before a hyphen: "_torch.export_-based" is one word.
 _MASKED_BEFORE_HYPHEN = re.compile(r"(?<=\w) +(?=-\w)")
 _NEW_LEAD = re.compile(r"^new\s+(?=\S)", re.I)

@@ -701,20 +701,22 @@ def _ended_objects(trigger: Span) -> list[Span]:
             heads += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("of", "for")
                       for g in c.children if g.dep_ == "pobj"]
     nouns = [n for head in heads for n in (head, *head.conjuncts)]
+    supported = trigger[-1].lower_ in ("support", "supports")
     named = []
     for noun in nouns:
         examples = [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "as"
                     for g in c.children if g.dep_ == "pobj"]  # "such as Field"
         for name in [n for e in examples for n in (e, *e.conjuncts)] or [noun]:
-            span = _name_phrase(name)
+            span = _name_phrase(name, supported)
             if span is not None:
                 named.append(span)
     return named
 
 
-def _name_phrase(noun: Token) -> Span | None:
+def _name_phrase(noun: Token, supported: bool = False) -> Span | None:
     """The name a noun heads: it and the compounds and modifiers right before it; a common
-    noun alone names none."""
+    noun alone names none. What ends when a thing is ``supported`` no longer is its support:
+    "no longer supports file-like objects" ends "file-like object support"."""
     if noun.pos_ not in ("NOUN", "PROPN", "X") or noun.lower_ in _NO_THING:
         return None
     modifiers = {t.i for c in noun.lefts if c.dep_ in ("compound", "amod", "nmod")
@@ -728,6 +730,9 @@ def _name_phrase(noun: Token) -> Span | None:
     if len([t for t in span if not t.is_space]) == 1 and noun.pos_ == "NOUN" and noun.is_lower:
         return None  # "removing the deprecated backends": a kind, not one thing
     name = re.sub(r"\s*-\s*", "-", " ".join(span.text.split())).strip(".")
+    if supported and noun.pos_ == "NOUN" and noun.is_lower:
+        plural = noun.tag_ == "NNS" and noun.lower_.endswith("s") and not noun.lower_.endswith("ss")
+        name = f"{name[:-1] if plural else name} support"
     label = _HEAD_LABELS.get(noun.lower_, "Feature")
     return Span(noun.doc, start, noun.i + 1, label=label, span_id=name) if name else None
 

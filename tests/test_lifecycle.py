@@ -639,3 +639,21 @@ def test_lifecycle_shows_deprecations_and_removals(tmp_path):
     at = lines.index("deprecations and removals:")
     assert [line.split()[:3] for line in lines[at + 3:]] == [
         ["DEPRECATES", "PyTorch", "0.4"], ["REMOVES", "PyTorch", "1.0"]]
+
+
+LIBRARY_POSTS = ["pytorch-1.8-new-library-releases", "new-library-updates-in-pytorch-2.1"]
+
+
+def test_a_support_a_library_release_drops_ends_the_feature_it_introduced(corpus_dir):
+    """Issue 12, on the real library posts: torchaudio 0.8's "[Stable] File-like object support
+    in both "sox_io" backend, ..." names the support (not the places it lists), and 2.1's "Sox
+    I/O backend no longer supports file-like objects" removes that support (not the objects):
+    one feature, introduced and removed. torchvision 0.9's "[Stable] All read and decode
+    methods in the io.image package now support:" leads a list; it names the package."""
+    urls = {BLOG + slug + "/" for slug in LIBRARY_POSTS}
+    posts = [p for p in read_posts([corpus_dir / "pytorch_blog.jsonl"]) if p.url in urls]
+    graph = build_graph(run_extraction(posts, model="en_core_web_sm"))
+    lifecycle = feature_lifecycle(graph, "File-like object support")
+    assert history(lifecycle) == [("torchaudio 0.8", "Stable")]
+    assert [(e.change, e.release) for e in lifecycle.endings] == [("REMOVES", "torchaudio 2.1")]
+    assert history(feature_lifecycle(graph, "io.image")) == [("torchvision 0.9", "Stable")]

@@ -114,12 +114,11 @@ XFAIL: dict[str, str] = {
     "q20": "naming: 'Apple silicon' (1.12's M1 binaries [Prototype], 1.13's 'Support for M1 "
            "Devices' [Beta]) is a Hardware node of its own, and the question names MPS first; "
            "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
-    "q22": "extraction: PyTorch/XLA SUPPORTS TPU is read for the library, not its releases "
-           "PyTorch/XLA 1.5 and 1.12; releases-supporting finds PyTorch 1.3",
+    "q22": "extraction: torch_xla 1.5's section says TPUs of the library ('a Python package "
+           "that ... on Cloud TPUs') and of 'this release' only as 'training models using Cloud "
+           "TPU hardware', which no rule reads; releases-supporting finds PyTorch 1.3 and "
+           "PyTorch/XLA 1.12 (FSDP)",
     # -- deprecations
-    "q31": "naming: the removal the gold calls 'Sox I/O backend file-like object support' is "
-           "read from 'Sox I/O backend no longer supports file-like objects' as "
-           "'file-like objects'; FFmpeg 4.3, 4.2 and 4.1 are found",
     # -- released with
     # -- who built what, part of
     "q42": "extraction: organizations about PyTorch/XLA gives Google and Meta; Salesforce (the "
