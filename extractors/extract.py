@@ -2013,9 +2013,24 @@ def _component_facts(doc: Doc, item: Line, inside: list[Span], owner: Entity) ->
     listed = _SUCH_AS.match(text, head.end(), item.end) if head else None
     names = ([n.strip() for n in _LIST_SPLIT.split(listed.group("items"))]
              if listed else [name])
-    return [_code_fact("part_of.component_list", Entity("Feature", n), owner, evidence)
-            for n in names if n and len(n.split()) <= 4 and not _generic(n)
-            and not _NOT_FEATURE_WORDS.search(n) and not devices]
+    parts = [Entity("Feature", n) for n in names if n and len(n.split()) <= 4
+             and not _generic(n) and not _NOT_FEATURE_WORDS.search(n) and not devices]
+    return [_code_fact("part_of.component_list", part, owner, evidence) for part in parts] + [
+        _code_fact("based_on.component_list", of, base, evidence)
+        for base in _powered_by(text, head.end() if head else start, inside)
+        for of in (*parts[:1], owner)]
+
+
+#: What an item's part is built with, right after its name: "kernels powered by [FBGEMM]".
+_POWERED_BY = re.compile(r"\s*(?:powered\s+by|built\s+(?:on|upon|with)|based\s+on)\s+\W*", re.I)
+
+
+def _powered_by(text: str, end: int, inside: list[Span]) -> list[Entity]:
+    """The library or feature an item's name is said to be powered by, right after it: one
+    item's part and the library it is a part of are based on it."""
+    found = _POWERED_BY.match(text, end)
+    return [_entity(s) for s in inside if found and s.start_char == found.end()
+            and s.label_ in ("Library", "Feature")]
 
 
 #: A line that leads a list of a library's parts: "In particular, the library includes:".

@@ -294,7 +294,9 @@ class RelationFinder:
             sources = [e for e in sources if e.start >= trigger.end]
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
-            found, anaphor = _sources(rule, trigger, candidates, clause, index)
+            named = _named_after(target, candidates) if rule.choose == "named_after" else None
+            found, anaphor = ([named], False) if named is not None else _sources(
+                rule, trigger, candidates, clause, index)
             evidence = sentence if target.end <= sentence.end else _through_line(
                 sentence, target, index.doc_text)
             for source in found:
@@ -843,6 +845,16 @@ def _listed_before(trigger: Span, left: list[Span], adjacent: bool,
     return listed
 
 
+def _named_after(target: Span, candidates: list[Span]) -> Span | None:
+    """The name in parentheses right after a target, which names what the trigger says of it:
+    "a variant of Muon (MuonClip)" is MuonClip."""
+    doc = target.doc
+    if target.end >= len(doc) or doc[target.end].text != "(":
+        return None
+    return next((s for s in candidates if s.start == target.end + 1 and s.end < len(doc)
+                 and doc[s.end].text == ")"), None)
+
+
 def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: Span,
              index: _DocIndex) -> tuple[list[Span | None], bool]:
     """The sources of a relation and whether the source refers back ("it", "the project").
@@ -854,8 +866,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     within = [s for s in candidates if trigger.start <= s.start and s.end <= trigger.end]
     if rule.choose == "in_trigger" and within:  # "upstreamed torch.compile into PyTorch/XLA"
         return within[-1:], False
-    subject = _subject(candidates, trigger) if rule.choose in ("subject", "subject_only") \
-        else None
+    subject = _subject(candidates, trigger) if rule.choose in (
+        "subject", "subject_only", "named_after") else None
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False
@@ -1015,6 +1027,18 @@ _TEAM_AT = re.compile(r"\s*(?:(?:development|engineering|core)\s+)?teams?\s+(?:a
                       re.I)
 
 
+#: Between a library or feature and its company: "systems like PDLP at Google".
+_AT = re.compile(r"\s*at\s*")
+
+
+def _names_its_maker(company: Span) -> bool:
+    """Whether a company after "at" ends its phrase, so that it is where the name was made:
+    "DuaLip at LinkedIn", not "torch.compile at Meta scale"."""
+    doc = company.doc
+    return company.end >= len(doc) or not (doc[company.end].is_alpha
+                                           and doc[company.end].is_lower)
+
+
 def _companies_listed(after: list[Span]) -> list[Span]:
     """The companies that open ``after`` and those listed with them: "Google, Meta, and"."""
     listed: list[Span] = []
@@ -1033,14 +1057,17 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it, but not
     PyTorch of a company's "PyTorch team" or "PyTorch contributions": their work on it;
     ``FX-based Graph Mode Quantization``: the feature is based on FX; ``the Helion team at
-    Meta``: the companies a library's team is at develop it (not PyTorch's, as above).
+    Meta``: the companies a library's team is at develop it (not PyTorch's, as above), as
+    ``DuaLip at LinkedIn`` says of a library or feature.
     """
     for at, (left, right) in enumerate(zip(entities, entities[1:], strict=False)):
         if _hyphen_based(left, right):
             yield Relation("BASED_ON", right, left, CODE_RULES["based_on.hyphen_based"].id,
                            index.sentence(left))
-        if left.label_ == "Library" and left.id_ != CORE_LIBRARY and _TEAM_AT.fullmatch(
-                index.text(left.end, right.start)):
+        between = index.text(left.end, right.start)
+        if left.label_ in ("Library", "Feature") and left.id_ != CORE_LIBRARY and (
+                _TEAM_AT.fullmatch(between) and left.label_ == "Library"
+                or _AT.fullmatch(between) and _names_its_maker(right)):
             for company in _companies_listed(entities[at + 1:]):
                 yield Relation("DEVELOPED_BY", left, company,
                                CODE_RULES["developed_by.team_at"].id, index.sentence(left))

@@ -29,7 +29,8 @@ naming the file and line. The fields:
     subject, else the nearest; ``subject_only``: the subject or none ("engineers from NVIDIA
     helped": with whom is not said); ``listed_after``: every name after the trigger in its
     clause ("components such as ATen or c10d"); ``in_trigger``: the name inside the trigger
-    ("upstreamed torch.compile into PyTorch/XLA"), else the nearest.
+    ("upstreamed torch.compile into PyTorch/XLA"), else the nearest; ``named_after``: the name in
+    parentheses right after the target ("a variant of Muon (MuonClip)"), else as ``subject``.
 ``side``
     Where the nearest source is looked for first: ``before`` (default) or ``after`` ("as a
     backend for X"). A trigger in a sentence's opening phrase ("Based on X, Y ...") looks after.
@@ -65,7 +66,8 @@ MAX_LEAD = 12  # words a trigger's first target may stand after it: "support for
 
 TARGET_PLACES = ("after", "next", "after_or_before", "next_or_before", "before", "last_before",
                  "modified")
-SOURCE_CHOICES = ("nearest", "subject", "subject_only", "listed_after", "in_trigger")
+SOURCE_CHOICES = ("nearest", "subject", "subject_only", "listed_after", "in_trigger",
+                  "named_after")
 SIDES = ("before", "after")
 IMPLIED = ("section", "none", "refers_back", "not_people")
 
@@ -258,6 +260,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "a device's support, an item of a list a library's line leads"),
     CodeRule("supports.library_highlight", "SUPPORTS",
              "a device in a list item its library's bold name leads: '**TorchCSPRNG** - ...'"),
+    CodeRule("based_on.component_list", "BASED_ON",
+             "what an item of a library's list of parts is powered by: that part and the "
+             "library are based on it ('Optimized RecSys kernels powered by FBGEMM')"),
     CodeRule("based_on.hyphen_based", "BASED_ON",
              "a name right before '-based' and another: 'FX-based Graph Mode Quantization'"),
     CodeRule("based_on.named_based", "BASED_ON",
@@ -265,7 +270,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
     CodeRule("developed_by.team_at", "DEVELOPED_BY",
-             "a library's team at a company: 'the Helion team at Meta'"),
+             "a library's team at a company, or a library or feature at one: 'the Helion "
+             "team at Meta', 'systems like PDLP at Google and DuaLip at LinkedIn'"),
     CodeRule("replaces.renaming_heading", "REPLACES",
              "a heading that names the old thing, an arrow and the new: 'functorch -> torch.func'"),
 )}

@@ -287,6 +287,12 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("BASED_ON", "torchao::parallel_1d", "at::parallel_for")),
     ("Its sharding is implemented in torchtune, which is implemented via FSDP2.",
      ("BASED_ON", "torchtune", "FSDP2")),
+    # a library or feature at a company (the DuaLip post of 2026)
+    ("This led to new solvers, including systems like PDLP at Google and DuaLip at LinkedIn.",
+     ("DEVELOPED_BY", "DuaLip", "LinkedIn")),
+    # the name in parentheses after "a variant of X" is the variant (the Muon post of 2026)
+    ("Muon is used by nanochat, and a variant of Muon (MuonClip) is also used by Kimi-K2.",
+     ("BASED_ON", "MuonClip", "Muon")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
@@ -294,7 +300,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
-        "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via"])
+        "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
+        "name-at-company", "variant-named-after"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -313,6 +320,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("TensorPipe is fast, but previously it only leveraged the CPU.", set()),
     # "Meta's engineers": not a modifier of FSDP
     ("Meta's engineers adopted FSDP last year.", set()),
+    # a company that modifies a noun after "at" is no maker: the scale is Meta's
+    ("Teams run torch.compile at Meta scale.", set()),
     # PyTorch only modifies "training": it is no source (the post's section may be)
     ("In collaboration with Apple, we announce GPU-accelerated PyTorch training on Mac.",
      {("DEVELOPED_BY", None, "Apple")}),
@@ -406,10 +415,10 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "modifier-is-no-source", "people-use", "using-without-subject",
-        "models-using", "it-leverages", "subject-uses", "company-people-use",
-        "company-people-helped", "authors-depend", "this-demonstrates", "company-pytorch-work",
-        "company-product", "later-clause-subject",
+        "possessive-verb", "company-of-a-noun", "modifier-is-no-source", "people-use",
+        "using-without-subject", "models-using", "it-leverages", "subject-uses",
+        "company-people-use", "company-people-helped", "authors-depend", "this-demonstrates",
+        "company-pytorch-work", "company-product", "later-clause-subject",
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
         "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
         "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",

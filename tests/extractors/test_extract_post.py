@@ -382,15 +382,15 @@ DEPRECATIONS = ("We are excited to announce the release of PyTorch 1.13.\n\n"
 def test_what_a_release_deprecates_is_named_by_the_sentence():
     """A toolkit's release ("CUDA 11.7") deprecates nothing: the post's release does; a list ends
     at "and introduction of"; "older CUDA versions" and an owner ("TorchText's") end nothing,
-    but the examples the owner's abstractions are ("such as Field") do, as what something no
-    longer supports ("file-like objects"), read from the parse."""
+    but the examples the owner's abstractions are ("such as Field") do, as the support of what
+    something no longer supports ("file-like objects"), read from the parse."""
     endings = {f for f in facts_of(DEPRECATIONS, "PyTorch 1.13 release", "en_core_web_sm")
                if f[0] in ("DEPRECATES", "REMOVES")}
     assert endings == {("DEPRECATES", "PyTorch 1.13", "CUDA 10.2", None),
                        ("DEPRECATES", "PyTorch 1.13", "CUDA 11.3", None),
                        ("REMOVES", "PyTorch 1.13", "CUDA 11.3", None),
                        ("DEPRECATES", "PyTorch 1.13", "Field", None),
-                       ("REMOVES", "PyTorch 1.13", "file-like objects", None)}
+                       ("REMOVES", "PyTorch 1.13", "file-like object support", None)}
 
 
 def test_what_a_library_release_drops_is_each_version_it_lists():
@@ -790,6 +790,9 @@ def test_the_items_of_a_list_a_library_leads_are_its_parts():
     assert not parts & {"Modeling primitives", "Common modules", "models", "public datasets"}
     assert ("SUPPORTS", "TorchRec", "GPU") in facts
     assert not {f for f in facts if f[1] in ("Default handlers", "Added bindings")}
+    # what a part is powered by, the part and its library are based on
+    assert {f for f in facts if f[0] == "BASED_ON"} == {
+        ("BASED_ON", "Optimized RecSys kernels", "FBGEMM"), ("BASED_ON", "TorchRec", "FBGEMM")}
 
 
 def test_a_highlight_its_library_leads_names_the_devices_the_library_supports():
