@@ -945,10 +945,18 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     updates ...")."""
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     feature = _heading_feature(doc, line, marker, inside, core=joins_core)
+    named = feature and f"{_release_library(release).name} {feature.name}"
+    if named and _ONE_WORD.fullmatch(feature.name) and named in _text(doc):
+        feature = Entity("Feature", named)  # "TorchRec Inference", as the section says
     if feature is not None:
         return _code_fact("introduces.marked_heading", release, feature, evidence,
                           marker.label_, _span_text(marker).strip())
     return _leading_support(doc, line, marker, inside, release)
+
+
+#: A heading's name that is one plain word: under a library's release, the library's when
+#: the post says so ("(Beta) Inference" of TorchRec 0.2 is "TorchRec Inference").
+_ONE_WORD = re.compile(r"[A-Z][a-z]+")
 
 
 def _marker_of(doc: Doc, line: Line) -> Span:

@@ -1069,3 +1069,16 @@ def test_an_earlier_release_a_library_section_looks_back_at_ships_with_nothing()
     shipped = {f[1] for f in facts_of(text, "New library releases in PyTorch 1.9")
                if f[0] == "RELEASED_WITH"}
     assert shipped == {"torchaudio 0.9"}
+
+
+def test_a_one_word_heading_of_a_library_release_is_named_as_its_section_names_it():
+    """TorchRec 0.2's "### (Beta) Inference" is "TorchRec Inference", as the section's first
+    words say; "(Beta) Planner" stays the planner its section never calls "TorchRec Planner"."""
+    text = ("# New library updates\n\n## TorchRec 0.2.0\n\n### (Beta) Planner\n\n"
+            "The planner generates sharding plans.\n\n### (Beta) Inference\n\n"
+            "[TorchRec Inference](https://github.com/pytorch/torchrec/tree/main/torchrec/"
+            "inference) is a C++ library that supports multi-gpu inference.\n")
+    introduced = {(f[1], f[2], f[3]) for f in facts_of(text, model="en_core_web_sm")
+                  if f[0] == "INTRODUCES"}
+    assert introduced == {("TorchRec 0.2", "TorchRec Inference", "Beta"),
+                          ("TorchRec 0.2", "Planner", "Beta")}
