@@ -711,7 +711,8 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         context = contexts[line.start]
         fact = None
         if marker is not None and line.kind != "code" and not in_docs and line not in groups \
-                and line not in section_releases:  # "[Stable] TorchCSPRNG 0.2.0": a release
+                and line not in section_releases and _marks_line(
+                    doc, line, marker):  # "[Stable] TorchCSPRNG 0.2.0": a release
             if here is not None:
                 fact = _marked_line_fact(doc, line, marker, inside, here,
                                          joins_core=here == outline.titled)
@@ -740,6 +741,23 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
         prose = prose or line.kind == "text"
         section_hardware = hardware[-1][1] if hardware else None
         yield line, Section(release, feature, section_hardware, marked, nested), fact
+
+
+def _marks_line(doc: Doc, line: Line, marker: Span) -> bool:
+    """Whether a marker marks its line: any in a heading, one that opens or closes the words
+    of a line of prose; not one inside a sentence ("TorchX now supports [AWS Batch](...) and
+    [Ray (experimental)](...) schedulers in addition to ...": Ray's)."""
+    if line.kind == "heading":
+        return True
+    text = _text(doc)
+    before = _MARK_EDGE.sub("", text[line.start:marker.start_char])
+    after = _MARK_EDGE.sub("", _LINK_TARGETS.sub("", text[marker.end_char:line.end]))
+    return not before or not after
+
+
+#: What may stand before a line's marker or after it: list marks, emphasis, punctuation.
+_MARK_EDGE = re.compile(r"[\s*_`#.:;,\-\d\[\]()]+")
+_LINK_TARGETS = re.compile(r"\]\([^)\s]*\)")
 
 
 def _marked_groups(lines: list[Line], markers: dict[int, list[Span]], text: str,

@@ -1082,3 +1082,16 @@ def test_a_one_word_heading_of_a_library_release_is_named_as_its_section_names_i
                   if f[0] == "INTRODUCES"}
     assert introduced == {("TorchRec 0.2", "TorchRec Inference", "Beta"),
                           ("TorchRec 0.2", "Planner", "Beta")}
+
+
+def test_a_marker_inside_a_sentence_marks_no_feature_of_the_line():
+    """The 1.12 library post's "TorchX now supports [AWS Batch](...) and [Ray
+    (experimental)](...) schedulers in addition to our existing integrations." marks Ray, not
+    the sentence: no feature is the whole line. A line the marker opens or closes is marked."""
+    text = ("# New library updates\n\n## TorchX v0.2.0\n\n### Expanded Scheduler Support\n\n"
+            "TorchX now supports [AWS Batch](https://pytorch.org/torchx/main/schedulers/"
+            "aws_batch.html) and [Ray (experimental)](https://pytorch.org/torchx/main/schedulers/"
+            "ray.html) schedulers in addition to our existing integrations.\n\n"
+            "* (Prototype) MLFlow backend for TorchX Tracker\n")
+    introduced = {(f[1], f[2], f[3]) for f in facts_of(text) if f[0] == "INTRODUCES"}
+    assert introduced == {("TorchX 0.2", "MLFlow backend for TorchX Tracker", "Prototype")}
