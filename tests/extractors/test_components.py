@@ -290,6 +290,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # a library or feature at a company (the DuaLip post of 2026)
     ("This led to new solvers, including systems like PDLP at Google and DuaLip at LinkedIn.",
      ("DEVELOPED_BY", "DuaLip", "LinkedIn")),
+    # what a library's kernels do the work of is based on it (the TokenSpeed post of 2026)
+    ("`fused_qk_rmsnorm_rope_gate` replaces all 5 launches with a single Triton kernel.",
+     ("BASED_ON", "fused_qk_rmsnorm_rope_gate", "Triton")),
     # the name in parentheses after "a variant of X" is the variant (the Muon post of 2026)
     ("Muon is used by nanochat, and a variant of Muon (MuonClip) is also used by Kimi-K2.",
      ("BASED_ON", "MuonClip", "Muon")),
@@ -301,7 +304,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
-        "name-at-company", "variant-named-after"])
+        "name-at-company", "library-kernel", "variant-named-after"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -322,6 +325,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("Meta's engineers adopted FSDP last year.", set()),
     # a company that modifies a noun after "at" is no maker: the scale is Meta's
     ("Teams run torch.compile at Meta scale.", set()),
+    # a library's kernels the authors use are theirs to use: nothing is based on them
+    ("We compare against Triton kernels.", set()),
     # PyTorch only modifies "training": it is no source (the post's section may be)
     ("In collaboration with Apple, we announce GPU-accelerated PyTorch training on Mac.",
      {("DEVELOPED_BY", None, "Apple")}),
@@ -415,7 +420,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "company-of-a-noun", "modifier-is-no-source", "people-use",
+        "possessive-verb", "company-of-a-noun", "authors-kernels", "modifier-is-no-source",
+        "people-use",
         "using-without-subject", "models-using", "it-leverages", "subject-uses",
         "company-people-use", "company-people-helped", "authors-depend", "this-demonstrates",
         "company-pytorch-work", "company-product", "later-clause-subject",
