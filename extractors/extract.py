@@ -1687,12 +1687,15 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
 
 
 _NAMED_BASE = re.compile(r"(?<![\w.-])(?P<base>[\w.]+)-based\s+\S")
+#: A feature named for the library it supports: "rocSHMEM support", "TensorBoard integration".
+_LIBRARY_SUPPORT = re.compile(r"(?P<base>[\w.-]+)\s+(?:support|integration)", re.I)
 
 
 def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact]:
     """A feature named for a feature or library of the post it is based on ("RPC-based
-    Profiling", "torch.export-based quantization"), a name the finder found or a heading a
-    release introduces ("[Stable] Switch to CMake-based build")."""
+    Profiling", "torch.export-based quantization"), or for the library it supports ("rocSHMEM
+    support"), a name the finder found or a heading a release introduces ("[Stable] Switch to
+    CMake-based build")."""
     bases = {s.text.lower(): s for s in spans if s.label_ in BASE_LABELS}
     named = [(_entity(s), _sentence_holding(s)) for s in spans if s.label_ == "Feature"] + [
         (f.target, doc.char_span(f.start, f.end, alignment_mode="expand")) for f in facts
@@ -1701,6 +1704,10 @@ def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact
     for feature, evidence in named:
         base = next((bases.get(m["base"].lower()) for m in _NAMED_BASE.finditer(feature.name)
                      if m["base"].lower() in bases), None)
+        supported = _LIBRARY_SUPPORT.fullmatch(feature.name)
+        if base is None and supported:  # "rocSHMEM support": PyTorch's, built on the library
+            base = bases.get(supported["base"].lower())
+            base = base if base is not None and base.label_ == "Library" else None
         if base is not None and _entity(base) != feature and evidence is not None:
             found.append(_code_fact("based_on.named_based", feature, _entity(base), evidence))
     return found

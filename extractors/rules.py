@@ -266,7 +266,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("based_on.hyphen_based", "BASED_ON",
              "a name right before '-based' and another: 'FX-based Graph Mode Quantization'"),
     CodeRule("based_on.named_based", "BASED_ON",
-             "a feature named for what it is based on: 'RPC-based Profiling'"),
+             "a feature named for what it is based on: 'RPC-based Profiling', 'rocSHMEM "
+             "support'"),
     CodeRule("developed_by.compound", "DEVELOPED_BY",
              "an organization's name right before a library's or feature's"),
     CodeRule("developed_by.team_at", "DEVELOPED_BY",

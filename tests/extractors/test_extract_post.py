@@ -201,6 +201,17 @@ def test_a_heading_named_for_its_base_is_based_on_it():
     assert ("BASED_ON", "Switch to CMake-based build", "CMake") in facts
 
 
+def test_a_feature_named_for_the_library_it_supports_is_based_on_it():
+    """The 2.12 post's "**ROCm: rocSHMEM support**": the support is built on rocSHMEM, a library;
+    "MPS support" names a device, which nothing is based on."""
+    text = ("# PyTorch 2.12\n\nPyTorch 2.12 is out.\n\n## ROCm\n\n**ROCm: rocSHMEM support**\n\n"
+            "rocSHMEM support enables symmetric memory collective operations on AMD GPUs.\n\n"
+            "## MPS\n\n**MPS support**\n\nMPS support is faster.\n")
+    based = {f for f in triples_of(text, "PyTorch 2.12 Release Blog", "en_core_web_sm")
+             if f[0] == "BASED_ON"}
+    assert based == {("BASED_ON", "rocSHMEM support", "rocSHMEM")}
+
+
 def test_a_feature_now_at_a_level_is_introduced_at_it():
     """The 2.2 library post: "It is now stable!" is the feature the sentence before is about,
     introduced by the section's release; the evidence holds both sentences."""
