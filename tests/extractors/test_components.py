@@ -293,6 +293,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # what a library's kernels do the work of is based on it (the TokenSpeed post of 2026)
     ("`fused_qk_rmsnorm_rope_gate` replaces all 5 launches with a single Triton kernel.",
      ("BASED_ON", "fused_qk_rmsnorm_rope_gate", "Triton")),
+    # the examples of a library's kind of parts are its parts (torchao's low-bit operators)
+    ("These operators work across all PyTorch surfaces, including eager, torch.compile, AOTI, "
+     "and ExecuTorch.", ("PART_OF", "AOTInductor", "PyTorch")),
     # the name in parentheses after "a variant of X" is the variant (the Muon post of 2026)
     ("Muon is used by nanochat, and a variant of Muon (MuonClip) is also used by Kimi-K2.",
      ("BASED_ON", "MuonClip", "Muon")),
@@ -304,7 +307,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
-        "name-at-company", "library-kernel", "variant-named-after"])
+        "name-at-company", "library-kernel", "library-kinds-listed", "variant-named-after"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -325,6 +328,9 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("Meta's engineers adopted FSDP last year.", set()),
     # a company that modifies a noun after "at" is no maker: the scale is Meta's
     ("Teams run torch.compile at Meta scale.", set()),
+    # a library among the examples of PyTorch's parts is no part of it, nor their owner
+    ("It works across all PyTorch surfaces, including torch.compile and ExecuTorch.",
+     {("PART_OF", "torch.compile", "PyTorch")}),
     # a library's kernels the authors use are theirs to use: nothing is based on them
     ("We compare against Triton kernels.", set()),
     # PyTorch only modifies "training": it is no source (the post's section may be)
@@ -420,7 +426,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "company-of-a-noun", "authors-kernels", "modifier-is-no-source",
+        "possessive-verb", "company-of-a-noun", "library-among-parts", "authors-kernels",
+        "modifier-is-no-source",
         "people-use",
         "using-without-subject", "models-using", "it-leverages", "subject-uses",
         "company-people-use", "company-people-helped", "authors-depend", "this-demonstrates",
