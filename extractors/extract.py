@@ -78,6 +78,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     subject = subject_release(doc, title_doc)
     facts = result.facts
     facts.extend(_announced(post, doc, outline, title_doc))
+    facts.extend(_title_support(title_doc))
     sections: dict[int, Section] = {}
     titled = next((_entity(s) for s in (title_doc.spans["ptkg"] if title_doc else [])
                    if s.label_ == "Release" and _is_core(_entity(s))), None)
@@ -480,6 +481,36 @@ def _announced(post: Post, doc: Doc, outline: Outline, title_doc: Doc | None) ->
             facts.append(_code_fact("announces.library_section", source, _entity(release),
                                     release.sent))
     return facts
+
+
+#: A title that says a release gains a device's support: "Intel GPU Support Now Available in
+#: PyTorch 2.5", "PyTorch 2.4 Now Supports Intel GPUs for Faster Workloads".
+_SUPPORT_TITLE = re.compile(
+    r"(?:^|:\s*)(?:(?P<device>[^:]+?)\s+support\s+(?:is\s+)?(?:now\s+)?available\s+(?:in|with)"
+    r"\s+(?P<release>[^:,]+?)\s*$|(?P<release2>[^:]+?)\s+(?:now\s+)?supports\s+(?P<device2>.+))",
+    re.I)
+
+
+def _title_support(title_doc: Doc | None) -> list[Fact]:
+    """What a title says a release gains, a device's support, is a feature the release
+    introduces, named for the device ("Intel GPU support") and supporting it; the title is the
+    evidence."""
+    found = _SUPPORT_TITLE.search(title_doc.text) if title_doc is not None else None
+    if found is None:
+        return []
+    device_at = found.span("device") if found.group("device") else found.span("device2")
+    release_at = found.span("release") if found.group("release") else found.span("release2")
+    spans = title_doc.spans["ptkg"]
+    releases = [s for s in spans if s.label_ == "Release" and _is_core(_entity(s))
+                and release_at[0] <= s.start_char and s.end_char <= release_at[1]]
+    devices = [s for s in spans if s.label_ in DEVICE_LABELS and s.start_char == device_at[0]]
+    if len(releases) != 1 or not devices:
+        return []
+    title, device = " ".join(title_doc.text.split()), _entity(devices[0])
+    feature = Entity("Feature", f"{device.name} support")
+    rule, supports = CODE_RULES["introduces.title_support"], CODE_RULES["supports.named_in_feature"]
+    return [Fact(rule.type, _entity(releases[0]), feature, rule.id, -1, -1, title),
+            Fact(supports.type, feature, device, supports.id, -1, -1, title)]
 
 
 def _library_announcements(lines: list[Line], by_line: dict[int, list[Span]],

@@ -226,6 +226,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "what an earlier release shipped, recalled: 'X, released as a beta in PyTorch 1.8'"),
     CodeRule("introduces.release_adds", "INTRODUCES",
              "what a sentence of any post says a release adds: 'With PyTorch 1.11 we're adding X'"),
+    CodeRule("introduces.title_support", "INTRODUCES",
+             "a device's support a post's title says a core release gains: 'Intel GPU Support "
+             "Now Available in PyTorch 2.5' (the feature 'Intel GPU support')"),
     CodeRule("introduces.section_heading", "INTRODUCES",
              "an unmarked leaf heading or bold lead line of a section that lists features, "
              "with the stability the section states"),

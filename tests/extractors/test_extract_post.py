@@ -1106,3 +1106,25 @@ def test_a_marker_inside_a_sentence_marks_no_feature_of_the_line():
             "* (Prototype) MLFlow backend for TorchX Tracker\n")
     introduced = {(f[1], f[2], f[3]) for f in facts_of(text) if f[0] == "INTRODUCES"}
     assert introduced == {("TorchX 0.2", "MLFlow backend for TorchX Tracker", "Prototype")}
+
+
+@pytest.mark.parametrize("title", [
+    "Intel GPU Support Now Available in PyTorch 2.5",
+    "Accelerate Your AI: PyTorch 2.4 Now Supports Intel GPUs for Faster Workloads"])
+def test_a_title_that_says_a_release_gains_a_devices_support_names_the_feature(title):
+    """The two Intel posts' titles: the release introduces the device's support, a feature
+    named for the device, which supports it; the title is the evidence."""
+    [result] = run_extraction([Post(BLOG + "p/", "Intel GPU support is here.\n", title)],
+                              model="en_core_web_sm", jobs=1)
+    release = "PyTorch 2.5" if "2.5" in title else "PyTorch 2.4"
+    found = {(f.type, f.source.name, f.target.name, f.evidence) for f in result.facts
+             if f.rule in ("introduces.title_support", "supports.named_in_feature")}
+    assert found == {("INTRODUCES", release, "Intel GPU support", title),
+                     ("SUPPORTS", "Intel GPU support", "Intel GPU", title)}
+
+
+def test_a_title_of_a_release_with_no_device_support_introduces_nothing():
+    [result] = run_extraction([Post(BLOG + "p/", "It is out.\n",
+                                    "PyTorch 2.5 Now Supports Faster Workloads")],
+                              model="en_core_web_sm", jobs=1)
+    assert not [f for f in result.facts if f.rule == "introduces.title_support"]
