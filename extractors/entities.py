@@ -11,8 +11,10 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   syevj_batched kernel");
 - libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
   ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
-- hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100") and vendor products
-  ("NVIDIA B200 GPUs" is B200, "Intel Data Center GPU Max Series");
+- hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100"), vendor products
+  ("NVIDIA B200 GPUs" is B200, "Intel Data Center GPU Max Series", "Intel Arc Graphics"), the
+  model numbers of a device family of the pack (``"family": true``: "Ethos-U55",
+  "Corstone-320") and a code name in parentheses ("(Codename Lunar Lake)");
 - models: a family of the pack (``"family": true``) with a version or size
   ("Qwen3.5-397B-A17B", "Kimi-K2", "GPT-2 XL"), a name with a parameter count
   ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer", "BlockBERT");
@@ -70,6 +72,7 @@ RULES = {
     "contributor_org": PRIORITY["context"], "acronym": PRIORITY["context"],
     "torch_api": PRIORITY["api"], "dotted_api": PRIORITY["api"],
     "library_api": PRIORITY["api"], "device_code": PRIORITY["api"],
+    "device_family": PRIORITY["api"], "codename": PRIORITY["api"],
     "snake_api": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
     "quoted_backend": PRIORITY["api"],
@@ -273,6 +276,10 @@ _VARIABLE_ENDS = {"model", "models", "weight", "weights", "val", "value", "value
 _TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
 
 # Accelerator codes: NVIDIA (A100, H200, B200, GB300, GH200), AMD (MI300X) and gfx targets.
+#: A product's code name in parentheses: "Intel Core Ultra ... (Codename Lunar Lake)",
+#: "Xeon ... (codenamed Cooper Lake)".
+_CODENAME = re.compile(
+    r"\(\s*[Cc]ode[ -]?[Nn]ame[ds]?\s+(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)?)\s*\)")
 _DEVICE_CODE = re.compile(
     r"(?<![\w./@-])(?:\d{1,2}[x×][ \t]?)?"
     r"(?P<code>(?:G[BH]|[ABHPV])[1-9]00(?![\d])|MI[1-9]\d{1,2}[AXL]?|gfx\d{2,3}[\da-f])\b(?!-\w)")
@@ -388,7 +395,8 @@ _NOT_A_NAME = re.compile(
 
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
-    r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator)s?"
+    r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+"
+    r"(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator|Graphics)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
 # The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
 _PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
@@ -425,6 +433,7 @@ class EntityFinder:
         self._release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
         self._family: re.Pattern | None = None
+        self._device_family: re.Pattern | None = None
         self._library_api: re.Pattern | None = None
 
     def initialize(self, get_examples: Callable | None = None, *, nlp: Language | None = None,
@@ -437,7 +446,7 @@ class EntityFinder:
         self.patterns.extend(patterns)
         self._reset()
         surfaces: dict[str, list[str]] = defaultdict(list)
-        families: list[str] = []
+        families: dict[bool, list[str]] = defaultdict(list)  # by whether they are devices
         for record in self.patterns:
             if record.get("resolve_only"):  # a name read otherwise (a heading) joins another
                 continue
@@ -462,8 +471,8 @@ class EntityFinder:
                 self.kinds[canonical] = record.get("kind", "device")
             elif label == "Library" and record.get("kind"):  # "domain": torchvision, ...
                 self.kinds[canonical] = record["kind"]
-            if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models
-                families.append(surface)
+            if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models;
+                families[label == "Hardware"].append(surface)  # "Ethos-U": devices
             if record.get("first_name"):
                 self.first_names.add(canonical)
         self._device_backend = re.compile(
@@ -477,9 +486,12 @@ class EntityFinder:
             r"(?<![\w/@])(?P<library>" + libraries +
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         self._family = re.compile(
-            _START + rf"(?P<name>(?:{_alternatives(families, _inner_case_free)})"
+            _START + rf"(?P<name>(?:{_alternatives(families[False], _inner_case_free)})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
+        self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
+            _START + rf"(?P<name>(?:{_alternatives(families[True])})-?\d{{2,4}}[A-Za-z]?)"
+            r"(?![\w-])") if families[True] else None
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
                        | {"triton", "tlx", "helion"}, key=lambda s: (-len(s), s))
         self._library_api = re.compile(
@@ -602,6 +614,10 @@ class EntityFinder:
     def _device_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for m in _DEVICE_CODE.finditer(text):
             yield self._known(doc, m, "device_code", "Hardware", m.group("code"))
+        for m in self._device_family.finditer(text) if self._device_family else ():
+            yield self._known(doc, m, "device_family", "Hardware", m.group("name"), "name")
+        for m in _CODENAME.finditer(text):  # "(Codename Meteor Lake)": a device's name
+            yield self._known(doc, m, "codename", "Hardware", m.group("name"), "name")
         for m in _HARDWARE_PRODUCT.finditer(text):
             name = re.sub(r"[®™]", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))

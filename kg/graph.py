@@ -27,7 +27,7 @@ from .errors import GraphFileError
 from .files import write_atomic
 from .names import variant_key, version_key
 from .records import Entity, Fact, PostFacts
-from .resolve import Resolver, hardware_key, pack_families
+from .resolve import Resolver, hardware_key, pack_device_families, pack_families
 from .schema import DEVICE_LABELS, ENDINGS, RELATION_TYPES, stability_rank
 
 if TYPE_CHECKING:
@@ -213,6 +213,9 @@ def _families(label: str, name: str) -> list[tuple[str, str]]:
     key = hardware_key(name)
     if key and (family := pack_families().get(key[0])):
         families.append((family, f"the alias pack gives {name} the family {family}"))
+    families.extend((family, f"{name} is a model of the {family} family")
+                    for family in pack_device_families()
+                    if re.fullmatch(rf"{re.escape(family)}-?\d+[A-Za-z]?", name))
     return families
 
 

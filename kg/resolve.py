@@ -198,6 +198,15 @@ def pack_families() -> dict[str, str]:
             and (key := hardware_key(record.get("id") or pattern_surface(record)))}
 
 
+@cache
+def pack_device_families() -> tuple[str, ...]:
+    """The hardware families the alias pack names whose model numbers are devices
+    (``"family": true``): "Ethos-U" of Ethos-U55, "Corstone" of Corstone-320, longest first."""
+    return tuple(sorted({record.get("id") or pattern_surface(record) for record in _pack_records()
+                         if record["label"] == "Hardware" and record.get("family")},
+                        key=lambda s: (-len(s), s)))
+
+
 def hardware_key(name: str) -> tuple[str, str | None, list[str]] | None:
     """The product a hardware name names: its key, the kind of device its words say, and its
     words; None when only a vendor and a device word are left ("Intel GPU").

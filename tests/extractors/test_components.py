@@ -296,6 +296,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # the examples of a library's kind of parts are its parts (torchao's low-bit operators)
     ("These operators work across all PyTorch surfaces, including eager, torch.compile, AOTI, "
      "and ExecuTorch.", ("PART_OF", "AOTInductor", "PyTorch")),
+    # what is supported by a library, the library supports (the ExecuTorch Ethos-U85 post)
+    ("The Ethos-U55 (also supported by ExecuTorch) is deployed in many Cortex-M systems.",
+     ("SUPPORTS", "ExecuTorch", "Ethos-U55")),
     # the name in parentheses after "a variant of X" is the variant (the Muon post of 2026)
     ("Muon is used by nanochat, and a variant of Muon (MuonClip) is also used by Kimi-K2.",
      ("BASED_ON", "MuonClip", "Muon")),
@@ -307,7 +310,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
-        "name-at-company", "library-kernel", "library-kinds-listed", "variant-named-after"])
+        "name-at-company", "library-kernel", "library-kinds-listed", "supported-by",
+        "variant-named-after"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -331,6 +335,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # a library among the examples of PyTorch's parts is no part of it, nor their owner
     ("It works across all PyTorch surfaces, including torch.compile and ExecuTorch.",
      {("PART_OF", "torch.compile", "PyTorch")}),
+    # what a device does not support, it does not (the FSDP on Cloud TPUs post)
+    ("FSDP relies on CUDA features that are not supported by XLA devices.", set()),
     # a library's kernels the authors use are theirs to use: nothing is based on them
     ("We compare against Triton kernels.", set()),
     # PyTorch only modifies "training": it is no source (the post's section may be)
@@ -426,7 +432,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "company-of-a-noun", "library-among-parts", "authors-kernels",
+        "possessive-verb", "company-of-a-noun", "library-among-parts", "not-supported-by",
+        "authors-kernels",
         "modifier-is-no-source",
         "people-use",
         "using-without-subject", "models-using", "it-leverages", "subject-uses",

@@ -52,8 +52,28 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
     assert not {name for label, name in found(blank_nlp, text) if "NVIDIA" in name}
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The Ethos-U55 and the Ethos-U65 extend the Ethos-U family to Cortex-M85 systems.",
+     {("Hardware", "Ethos-U55"), ("Hardware", "Ethos-U65"), ("Hardware", "Cortex-M85")}),
+    ("Deploy it on the Corstone-320 FVP.", {("Hardware", "Corstone-320")}),
+    ("Try Intel® Arc™ Graphics family (Codename DG2) and Intel® Graphics (Codename Lunar "
+     "Lake), or Xeon processors (codenamed Cooper Lake).",
+     {("Hardware", "Intel Arc Graphics"), ("Hardware", "DG2"), ("Hardware", "Lunar Lake"),
+      ("Hardware", "Cooper Lake")}),
+    ("Supports Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows 10/11.",
+     {("Platform", "Ubuntu"), ("Platform", "SUSE Linux"), ("Platform", "Red Hat Linux")}),
+], ids=["device-family-models", "reference-design", "codenames", "linux-distributions"])
+def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
+    """The ExecuTorch Ethos-U85 and Intel GPU support in 2.5 posts: a model number of a device
+    family the alias pack names ("family": true) is a device of it, whichever number; a code
+    name in parentheses names a device; Linux distributions are platforms."""
+    assert found(blank_nlp, text) >= expected
+    assert ("Organization", "Red Hat") not in found(blank_nlp, text)
+
+
 @pytest.mark.parametrize("text", [
     "The H264 codec and the A1000 figure and model V3 are no devices.",
+    "A code name (Codename the best) is no device.",
     "See figure B2 and table H1.",
 ])
 def test_issue12_accelerator_codes_need_their_shape(blank_nlp, text):
@@ -335,9 +355,10 @@ def test_entity_finder_rules_have_priorities():
 
 def test_entity_finder_pack_families():
     """A family of the pack names a model with a version; bare, it keeps its own label
-    (DeepSeek the company, Qwen the models)."""
+    (DeepSeek the company, Qwen the models); a device family's model numbers are devices
+    (Ethos-U55 of the Ethos-U)."""
     families = [r for r in read_patterns(ENTITY_PATTERNS) if r.get("family")]
-    assert families and {r["label"] for r in families} == {"Model", "Organization"}
+    assert families and {r["label"] for r in families} == {"Model", "Organization", "Hardware"}
     assert {"Qwen", "Llama", "DeepSeek"} <= pack_ids()
 
 
