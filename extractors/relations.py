@@ -440,7 +440,11 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:
         if chosen and _other_name(doc[chosen[-1].end:target.start]):
-            continue  # "Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows": two
+            if target.label_ in DEVICE_LABELS and target.label_ == chosen[-1].label_ and \
+                    _words(doc[chosen[-1].end:target.start]) == 1:
+                chosen.append(target)  # "Linux (Ubuntu, SUSE Linux and Red Hat Linux) and
+            continue  # Windows" lists the kinds of Linux too; "Muon (MuonClip)" is one name,
+            # "an Intel GPU with ... (from cuda to xpu)" no list
         if chosen and (not _glue(doc[chosen[-1].end:target.start]) or (
                 target.label_ not in DEVICE_LABELS and _names_part(target, covered))):
             break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices"
