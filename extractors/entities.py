@@ -20,6 +20,7 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer", "BlockBERT");
 - names typed by the words around them: "<Name> library/backend/framework/compiler/DSL",
   "<Name>, a ... library", "solver, <Name>,", "libraries such as A, B and C", "<Name> optimizer",
+  "<Two Capitalized> feature", "<snake_case> backend",
   "the <Name> platform", an acronym and its expansion ("Triton Language Extensions (TLX)"), a
   contributor's or speaker's company ("Guangye Yu (Intel)", "by Valeri Milke from VamiSec"), a
   model's maker ("Ling-2.6-1T (InclusionAI)"), "<Name> Foundation/Labs"; technique names ("Warp
@@ -198,6 +199,9 @@ _KIND_FIRST = re.compile(
     + r"(?=[ \t]*,)")
 # "Muon optimizer", "the Fused Adagrad optimizer".
 _TYPED_OPTIMIZER = re.compile(_START + _NAME + r"[ \t]+[Oo]ptimizers?\b")
+# "Added Kaldi Pitch feature", "the Complex Autograd feature": two capitalized words or more.
+_TYPED_FEATURE = re.compile(_START + r"(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*){1,3})"
+                            r"[ \t]+feature\b(?![ \t]+(?:extraction|flags?|requests?)\b)")
 
 # "Guangye Yu (Intel)", "Daniel Galvez and Ting-Yang Kuei (NVIDIA)": a contributor's company.
 _PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
@@ -241,7 +245,8 @@ _MAKER = re.compile(r"^\**[ \t]*\((?P<org>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)\)")
 _LISTED = re.compile(r"(?:^|[,;:\n]|\band|\bwith)[ \t]*$")
 
 # A backend named by its code name in quotes: "the “sox_io” backend", "“soundfile” backend".
-_QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+backend\b")
+_QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+backend\b"
+                             r"|(?<![\w.\"“-])(?P<snake>[a-z][a-z0-9]*_[a-z0-9_]+)[ \t]+backend\b")
 
 # "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
 _ORG_SUFFIX = re.compile(
@@ -353,6 +358,9 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
                  "ReLU", "SiLU", "GeLU", "GELU", "TopK", "VSCode"}
 
 # Words that are not names, as the typing rules see them.
+#: Verbs a line of changes opens with before a name: "Added Kaldi Pitch feature".
+_LEAD_VERBS = {"Added", "Adds", "Introduced", "Introduces", "Improved", "Updated", "Enabled",
+               "Exposed", "Extended", "Released"}
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
               "He", "She", "There", "Here", "Which", "Who", "Python", "C++", "A", "An",
               "Its", "Their", "Each", "Every", "Any", "Native", "Default", "Standard", "Core",
@@ -625,9 +633,9 @@ class EntityFinder:
                                   self._product_model(name) or name)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
-        for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend": a feature
+        for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend", "sox_io backend"
             yield self._candidate(doc, m, "quoted_backend", "Feature",
-                                  f"{m.group('name')} backend")
+                                  f"{m.group('name') or m.group('snake')} backend")
 
     def _near_library(self, name: str) -> str:
         """A known library one letter away from ``name``: "TorchaAudio" is torchaudio."""
@@ -687,7 +695,8 @@ class EntityFinder:
     def _typed_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for pattern, label in ((_TYPED_LIBRARY, "Library"), (_APPOSITION, "Library"),
                                (_KIND_FIRST, "Library"),
-                               (_TYPED_OPTIMIZER, "Feature"), (_TYPED_PLATFORM, "Platform")):
+                               (_TYPED_OPTIMIZER, "Feature"), (_TYPED_FEATURE, "Feature"),
+                               (_TYPED_PLATFORM, "Platform")):
             for m in pattern.finditer(text):
                 start, name = self._name_start(doc, m, label,
                                                pattern not in (_APPOSITION, _KIND_FIRST))
@@ -810,7 +819,7 @@ class EntityFinder:
         start, name = m.start("name"), m.group("name")
         words = name.split()
         while words and (words[0] in _NOT_NAMES or words[0] in _NOT_TECHNIQUE_WORDS
-                         or words[0].lower() in ("the", "a", "an")):
+                         or words[0] in _LEAD_VERBS or words[0].lower() in ("the", "a", "an")):
             start = m.start("name") + name.index(words[1]) if len(words) > 1 else m.end()
             words.pop(0)
         name = " ".join(words)

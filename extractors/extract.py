@@ -1983,8 +1983,11 @@ def _library_highlights(doc: Doc, lines: list[Line], by_line: dict[int, list[Spa
                         raw: str) -> list[Fact]:
     """The devices and platforms of a list item that its library's bold name leads ("*
     **TorchCSPRNG** - ... new APIs for AES128 ECB/CTR and CUDA support on Windows"): the
-    library supports each. Its features are left out: the item names the core's it works with
-    as well as its own ("Added support for PyTorch Mobile", "AMP autocasting")."""
+    library supports each; and the features it names are the library's parts ("including
+    defaulting to sox_io backend"), but those it works with ("Added support for PyTorch Mobile",
+    "switched to PyTorch native Complex type", "[AMP autocasting]" linked to PyTorch's docs,
+    "autograd support"), those that only modify a noun ("EmbeddingModule benchmarks") and
+    torch's APIs."""
     facts = []
     for item in lines:
         inside = by_line[item.start]
@@ -1997,7 +2000,29 @@ def _library_highlights(doc: Doc, lines: list[Line], by_line: dict[int, list[Spa
         facts.extend(_code_fact("supports.library_highlight", _entity(inside[0]), _entity(s),
                                 evidence)
                      for s in inside[1:] if s.label_ in DEVICE_LABELS)
+        facts.extend(_code_fact("part_of.library_highlight", _entity(s), _entity(inside[0]),
+                                evidence)
+                     for s in inside[1:] if s.label_ == "Feature" and _own_part(s, raw))
     return facts
+
+
+#: Words right before a name a library's item works with, not one it has.
+_WORKS_WITH = re.compile(r"(?:support\s+for|compatible\s+with|with|by|native|switched\s+to)\s+\W*$",
+                         re.I)
+#: Words right after a name that make it a modifier: "EmbeddingModule benchmarks", "autograd
+#: support" (not a kind that names it: "Kaldi Pitch feature"); or a link to PyTorch's docs
+#: ("[AMP autocasting](https://pytorch.org/docs/...)").
+_MODIFIES = re.compile(r"[\s*_`]*(?:(?!(?:and|or|in|to|features?|transforms?|modules?|apis?|"
+                       r"functions?|operators?|class)\b)[a-z][\w-]*\b|"
+                       r"[^\]\n]*\]\(https?://pytorch\.org/docs)")
+
+
+def _own_part(span: Span, raw: str) -> bool:
+    """Whether a feature a library's highlight names is the library's own (see
+    :func:`_library_highlights`)."""
+    before = raw[max(0, span.start_char - 30):span.start_char]
+    return not (_WORKS_WITH.search(before) or _MODIFIES.match(raw, span.end_char)
+                or span.id_.startswith("torch."))
 
 
 def _renaming_headings(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]]) -> list[Fact]:

@@ -261,6 +261,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an item of a list a library's line leads: 'the library includes:'"),
     CodeRule("supports.component_list", "SUPPORTS",
              "a device's support, an item of a list a library's line leads"),
+    CodeRule("part_of.library_highlight", "PART_OF",
+             "a feature in a list item its library's bold name leads, not one it works with: "
+             "'**TorchAudio** - ... defaulting to sox_io backend'"),
     CodeRule("supports.library_highlight", "SUPPORTS",
              "a device in a list item its library's bold name leads: '**TorchCSPRNG** - ...'"),
     CodeRule("based_on.component_list", "BASED_ON",

@@ -71,6 +71,20 @@ def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, 
     assert ("Organization", "Red Hat") not in found(blank_nlp, text)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Added Kaldi Pitch feature; the Complex Autograd feature is new.",
+     {("Feature", "Kaldi Pitch"), ("Feature", "Complex Autograd")}),
+    ("It defaults to sox_io backend, as the triton_attn backend does.",
+     {("Feature", "sox_io backend"), ("Feature", "triton_attn backend")}),
+], ids=["typed-by-feature", "snake-case-backend"])
+def test_issue12_features_typed_by_the_word_after_them(blank_nlp, text, expected):
+    """The 1.8 library post and the Helion paged attention post: two capitalized words or more
+    before "feature" name one (a leading verb left out); a snake-case name before "backend"
+    names a backend, quoted or not."""
+    assert found(blank_nlp, text) >= expected
+    assert not {n for _, n in found(blank_nlp, "This feature and the Stable feature are new.")}
+
+
 @pytest.mark.parametrize("text", [
     "The H264 codec and the A1000 figure and model V3 are no devices.",
     "A code name (Codename the best) is no device.",

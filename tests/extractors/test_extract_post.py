@@ -821,6 +821,26 @@ def test_a_highlight_its_library_leads_names_the_devices_the_library_supports():
     assert not {f for f in facts if f[1] == "TensorBoard" or f[2] == "torchvision"}
 
 
+def test_a_highlight_its_library_leads_names_the_librarys_parts():
+    """The 1.8, 1.10 and 1.12 library posts' highlights: the features an item names are its
+    library's parts ("defaulting to sox_io backend", "Added Kaldi Pitch feature"); not what it
+    works with ("support for PyTorch Mobile", "[AMP autocasting](https://pytorch.org/docs/...)",
+    "autograd support"), nor a name that only modifies a noun ("EmbeddingModule benchmarks")."""
+    text = ("Some highlights include:\n"
+            "* **TorchAudio** - Major improvements to I/O, including defaulting to sox_io "
+            "backend and file-like object support. Added Kaldi Pitch feature and support for "
+            "CMake based build allowing TorchAudio to better support no-Python environments.\n"
+            "* **TorchVision** - Added support for PyTorch Mobile including "
+            "[Detectron2Go](https://ai.facebook.com/blog/d2go) (D2Go), and "
+            "[AMP autocasting](https://pytorch.org/docs/stable/amp.html).\n"
+            "* **TorchAudio** - Added inference-only wav2vec 2.0 model, improved filtering and "
+            "autograd support.\n"
+            "* **TorchRec** - Added EmbeddingModule benchmarks and an improved planner.\n")
+    parts = {(part, whole) for kind, part, whole in triples_of(text, model="en_core_web_sm")
+             if kind == "PART_OF" and whole != "PyTorch"}
+    assert parts == {("sox_io backend", "torchaudio"), ("Kaldi Pitch", "torchaudio")}
+
+
 def test_this_work_is_the_feature_the_title_opens_with():
     """"This work is built on TLX" in a post titled "TLX Block Attention: A Warp-Specialized
     Blackwell Kernel ...": the work is the title's feature; a title that names no feature
