@@ -1378,10 +1378,13 @@ def _devices_in_heading_name(fact: Fact, inside: list[Span]) -> list[Fact]:
     if len(heading.partition(":")[2].split()) > 8:  # ": Compared to CPU RPC and ...": prose
         heading = heading.partition(":")[0]
     words = set(re.findall(r"[\w.+/]+", heading))
+    devices = [span for span in inside if span.label_ in DEVICE_LABELS]
+    named = {span.text for span in devices}
+    words |= {part for word in words if set(word.split("/")) <= named
+              for part in word.split("/")}  # "(for Linux/macOS)", not "Multi-GPU/multi-node"
     return [replace(fact, type="SUPPORTS", source=fact.target, target=_entity(span),
                     rule=CODE_RULES["supports.named_in_feature"].id, stability=None)
-            for span in inside if span.label_ in DEVICE_LABELS
-            and set(re.findall(r"[\w.+/]+", span.text)) <= words]
+            for span in devices if set(re.findall(r"[\w.+/]+", span.text)) <= words]
 
 
 def _added_features(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
@@ -1509,6 +1512,9 @@ def _heading_feature(doc: Doc, line: Line, marker: Span, inside: list[Span],
     trailing = _TRAILING_API.search(text)
     if trailing:  # "Up to 100x faster batched eigendecomposition on CUDA (`linalg.eigh`)"
         return Entity("Feature", _torch_api(trailing.group("api")))
+    default = _NEW_DEFAULT.match(_text(doc), marker.end_char, head_end)
+    if default:  # "Changing the default backend to “sox_io” (for Linux/macOS), and ..."
+        return Entity("Feature", f"{default.group('name')} {default.group('kind').lower()}")
     generic = _GENERIC_LEAD.match(_text(doc)[marker.end_char:head_end])
     named_after_colon = _COLON_NAME.search(text)
     if generic and named_after_colon:  # "Improved third-party device support: PrivateUse1"
@@ -1546,6 +1552,11 @@ _LIST_LEAD_END = re.compile(r"\s+(?:now\s+(?:support|include|provide|offer)s?\s*
 #: What of a package a heading names, which is the package: "methods in the io.image package".
 _PACKAGE_OF_LIST = re.compile(r"^.*?\bin\s+the\s+`?(?P<api>[A-Za-z_]\w*(?:\.\w+)+)`?\s+"
                               r"(?:package|module|namespace)\s*$", re.I)
+
+
+#: A change of a default, which names the new one: "Changing the default backend to “sox_io”".
+_NEW_DEFAULT = re.compile(r"\W*(?:chang|switch|mov)\w*\s+(?:the\s+)?default\s+(?P<kind>[A-Za-z-]+)"
+                          r"\s+(?:from\s+\S+\s+)?to\s+[“\"'`]*(?P<name>[A-Za-z_][\w.-]*\w)", re.I)
 
 
 def _only_linking(between: str) -> bool:

@@ -1148,3 +1148,20 @@ def test_a_title_of_a_release_with_no_device_support_introduces_nothing():
                                     "PyTorch 2.5 Now Supports Faster Workloads")],
                               model="en_core_web_sm", jobs=1)
     assert not [f for f in result.facts if f.rule == "introduces.title_support"]
+
+
+
+def test_a_marked_change_of_a_default_names_the_new_default():
+    """The 1.8 library post's "[Stable] Changing the default backend to “sox_io” (for
+    Linux/macOS), and updating ...": torchaudio 0.8 introduces the sox_io backend, which
+    supports the platforms the heading names, one with a slash; a word joined by a slash to a
+    word that names no device ("Multi-GPU/multi-node") names none."""
+    text = ("# TorchAudio 0.8.0\n\n* [Stable] Changing the default backend to “sox_io” (for "
+            "Linux/macOS), and updating the “soundfile” backend’s interface.\n"
+            "* [Beta] Multi-GPU/multi-node profiling improvements\n")
+    facts = facts_of(text, model="en_core_web_sm")
+    assert {f for f in facts if f[0] in ("INTRODUCES", "SUPPORTS")} == {
+        ("INTRODUCES", "torchaudio 0.8", "sox_io backend", "Stable"),
+        ("INTRODUCES", "torchaudio 0.8", "Multi-GPU/multi-node profiling improvements", "Beta"),
+        ("SUPPORTS", "sox_io backend", "Linux", None),
+        ("SUPPORTS", "sox_io backend", "macOS", None)}
