@@ -664,12 +664,19 @@ def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
         and subject.i not in covered else None
 
 
+def _is_subject(token: Token) -> bool:
+    """Whether a name's head word is a subject, or names one in apposition: "Graph mode
+    (torch.compile) now has ..."."""
+    return token.dep_ in ("nsubj", "nsubjpass") or (
+        token.dep_ == "appos" and token.head.dep_ in ("nsubj", "nsubjpass"))
+
+
 def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
     """The candidate the parser made a subject of the sentence, if any; with ``trigger``, not
     the subject of a clause after the trigger that does not hold it ("models using MX
     quantization could not be exported because torch.export.save did not handle ...": not
     torch.export.save)."""
-    return next((s for s in spans if s.root.dep_ in ("nsubj", "nsubjpass") and (
+    return next((s for s in spans if _is_subject(s.root) and (
         trigger is None or s.start < trigger.start
         or s.root.head.is_ancestor(trigger.root) or s.root.head == trigger.root)), None)
 

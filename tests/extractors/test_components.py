@@ -296,6 +296,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # the examples of a library's kind of parts are its parts (torchao's low-bit operators)
     ("These operators work across all PyTorch surfaces, including eager, torch.compile, AOTI, "
      "and ExecuTorch.", ("PART_OF", "AOTInductor", "PyTorch")),
+    # a device's back end the subject has, named in apposition too (the Intel GPUs 2.4 post)
+    ("Graph mode (torch.compile) now has an enabled Intel GPU back end to integrate Triton.",
+     ("SUPPORTS", "torch.compile", "Intel GPU")),
     # what is supported by a library, the library supports (the ExecuTorch Ethos-U85 post)
     ("The Ethos-U55 (also supported by ExecuTorch) is deployed in many Cortex-M systems.",
      ("SUPPORTS", "ExecuTorch", "Ethos-U55")),
@@ -310,7 +313,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
-        "name-at-company", "library-kernel", "library-kinds-listed", "supported-by",
+        "name-at-company", "library-kernel", "library-kinds-listed", "device-back-end",
+        "supported-by",
         "variant-named-after"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
@@ -335,6 +339,9 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # a library among the examples of PyTorch's parts is no part of it, nor their owner
     ("It works across all PyTorch surfaces, including torch.compile and ExecuTorch.",
      {("PART_OF", "torch.compile", "PyTorch")}),
+    # a backend in a list of items is no subject's (the 2.0 post's summary)
+    ("Beta includes the scaled_dot_product_attention function as part of torch.nn.functional, "
+     "the MPS backend, and functorch APIs.", set()),
     # what a device does not support, it does not (the FSDP on Cloud TPUs post)
     ("FSDP relies on CUDA features that are not supported by XLA devices.", set()),
     # a library's kernels the authors use are theirs to use: nothing is based on them
@@ -432,7 +439,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "company-of-a-noun", "library-among-parts", "not-supported-by",
+        "possessive-verb", "company-of-a-noun", "library-among-parts", "listed-backend",
+        "not-supported-by",
         "authors-kernels",
         "modifier-is-no-source",
         "people-use",
