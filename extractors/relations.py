@@ -293,7 +293,8 @@ class RelationFinder:
         if rule.targets == "last_before":  # the source is what the trigger names after it
             sources = [e for e in sources if e.start >= trigger.end]
         for target in chosen:  # what a rule reads as targets together is none's source
-            candidates = [s for s in sources if s not in chosen and s.id_ != target.id_]
+            candidates = [s for s in sources if s not in chosen and s.id_ != target.id_
+                          and not (rule.label == "PART_OF" and _instrument(s))]
             named = _named_after(target, candidates) if rule.choose == "named_after" else None
             found, anaphor = ([named], False) if named is not None else _sources(
                 rule, trigger, candidates, clause, index)
@@ -662,6 +663,13 @@ def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     return subject if subject is not None and subject.pos_ == "NOUN" \
         and subject.i not in covered else None
+
+
+def _instrument(name: Span) -> bool:
+    """Whether a name is what something else is made with: in "implementations of datasets
+    with DataPipes in TorchVision" the datasets are TorchVision's, not DataPipes."""
+    root = name.root
+    return root.dep_ == "pobj" and root.head.lower_ in ("with", "using", "via", "through")
 
 
 def _is_subject(token: Token) -> bool:

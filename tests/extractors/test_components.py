@@ -339,6 +339,9 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # a library among the examples of PyTorch's parts is no part of it, nor their owner
     ("It works across all PyTorch surfaces, including torch.compile and ExecuTorch.",
      {("PART_OF", "torch.compile", "PyTorch")}),
+    # what something is made with is not what is in a library (the 1.11 post's DataPipes)
+    ("There also are other prototype implementations of datasets with DataPipes in "
+     "TorchVision and in TorchRec.", set()),
     # a backend in a list of items is no subject's (the 2.0 post's summary)
     ("Beta includes the scaled_dot_product_attention function as part of torch.nn.functional, "
      "the MPS backend, and functorch APIs.", set()),
@@ -439,7 +442,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
-        "possessive-verb", "company-of-a-noun", "library-among-parts", "listed-backend",
+        "possessive-verb", "company-of-a-noun", "library-among-parts", "instrument-in-library",
+        "listed-backend",
         "not-supported-by",
         "authors-kernels",
         "modifier-is-no-source",
