@@ -586,6 +586,9 @@ def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
 
     - ``released-with`` with no rows says that no post read names a library release shipped
       with it (rows read from a library's own post need no note);
+    - ``deprecations`` with no rows, of a release no post announces, says what it ended is not
+      known, though other posts list features it brought (the Intel post's "PyTorch 2.4 Now
+      Supports Intel GPUs" states no deprecation of 2.4's);
     - a query that lists a release's features (:data:`_LISTS_FEATURES`) says so when features
       are listed but no post announces the release: the rows are what other posts mention
       (a partner's post about the release), not the release's own list.
@@ -602,6 +605,9 @@ def query_gaps(store: Store, query: NamedQuery, params: Mapping[str, object],
         coverage = _release_coverage(store, release)
         if coverage is None:
             continue
+        if query.name == "deprecations" and not rows and not coverage.announced_by:
+            lines.append(f"no post in the graph announces {release}: {words}")
+            continue  # a feature another post says it brought states none of its endings
         if query.name == "released-with":
             lines.append(f"no post in the graph announces {release}: {words}"
                          if not coverage.announced_by else

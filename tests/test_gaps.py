@@ -159,3 +159,28 @@ def test_issue13_cli_stats_coverage(handmade_graph_file):
     assert set(as_json) == {"location", "nodes", "edges", "coverage"}
     assert as_json["nodes"]["Release"] == 10
     assert as_json["coverage"]["libraries"][0]["unlisted"] == ["PyTorch 1.5", "PyTorch 1.12"]
+
+
+def test_issue12_deprecations_of_a_release_no_post_announces_are_not_known():
+    """q33: the Intel post "PyTorch 2.4 Now Supports Intel GPUs" lists a feature 2.4 brought,
+    and states none of 2.4's deprecations: no deprecation found is no answer that there were
+    none. A release a post announces needs no line; a deprecation found needs none either."""
+    from ptkg.graph import build_graph
+    from ptkg.records import Entity, Fact, Mention, PostFacts
+
+    def post(slug: str, facts: list[Fact]) -> PostFacts:
+        return PostFacts(f"https://pytorch.org/blog/{slug}/", slug, "2024-08-01", None,
+                         [Mention(Entity("Release", "PyTorch 2.4"), "PyTorch 2.4", 0, 11)], facts)
+
+    introduces = Fact("INTRODUCES", Entity("Release", "PyTorch 2.4"),
+                      Entity("Feature", "Intel GPU support"), "test.rule", 0, 11, "PyTorch 2.4")
+    store = GraphFileStore(graph=build_graph([post("intel-gpus", [introduces])]))
+    query = get_query("deprecations")
+    assert query_gaps(store, query, {"release": "PyTorch 2.4"}, []) == [
+        "no post in the graph announces PyTorch 2.4: what it deprecated or removed is not known"]
+    assert query_gaps(store, query, {"release": "PyTorch 2.4"}, [["macOS x86"]]) == []
+    announces = Fact("ANNOUNCES", Entity("Post", "https://pytorch.org/blog/pytorch2-4/"),
+                     Entity("Release", "PyTorch 2.4"), "test.rule", 0, 11, "PyTorch 2.4")
+    store = GraphFileStore(graph=build_graph([post("intel-gpus", [introduces]),
+                                              post("pytorch2-4", [announces])]))
+    assert query_gaps(store, query, {"release": "PyTorch 2.4"}, []) == []
