@@ -994,9 +994,10 @@ def _marked_line_fact(doc: Doc, line: Line, marker: Span, inside: list[Span],
     updates ...")."""
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")
     feature = _heading_feature(doc, line, marker, inside, core=joins_core)
-    named = feature and f"{_release_library(release).name} {feature.name}"
-    if named and _ONE_WORD.fullmatch(feature.name) and named in _text(doc):
-        feature = Entity("Feature", named)  # "TorchRec Inference", as the section says
+    if feature is not None and _ONE_WORD.fullmatch(feature.name):
+        named = f"{_release_library(release).name} {feature.name}"
+        feature = Entity("Feature", named) if named in _text(doc) else feature  # "TorchRec
+        # Inference", as its section says
     if feature is not None:
         return _code_fact("introduces.marked_heading", release, feature, evidence,
                           marker.label_, _span_text(marker).strip())
