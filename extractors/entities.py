@@ -295,6 +295,9 @@ _VENDOR_LIBRARY = re.compile(
     r"\b(?![(/-]|\.\w|[ \t]+[A-Z][a-z])")
 
 # "cuSolver's syevj_batched kernel", "an is_capturing() method": an API named in snake case.
+#: What a post's example defines, right before its name: "to define a `..._mask` function".
+_DEFINED_HERE = re.compile(r"\b(?:define|defined|defining|write|wrote|writing)[ \t]+"
+                           r"(?:a|an|the|our|your|this)?[ \t]*\W*$", re.I)
 _SNAKE_API = re.compile(
     r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|(?=[ \t]+(?:methods?|functions?"
     r"|kernels?|APIs?|ops?|operators?|primitives?)\b))")
@@ -871,8 +874,9 @@ class EntityFinder:
 
     def _noise(self, candidate: Candidate, doc: Doc, text: str) -> bool:
         """Whether a match is no name: a handle or hashtag ("@PyTorch"), a given name ("Adam
-        Paszke"), and for guesses a surname ("DeVries"), a unit ("GiB"), an event ("KubeCon"),
-        the first cell of a results table's row."""
+        Paszke"), a function the post's example defines, and for guesses a surname
+        ("DeVries"), a unit ("GiB"), an event ("KubeCon"), the first cell of a results table's
+        row."""
         span = candidate.span
         if span.start_char > 0 and text[span.start_char - 1] in "@#":
             return True
@@ -884,6 +888,10 @@ class EntityFinder:
             return True
         if candidate.rule in ("pack", "release", "bare_release", "torch_api", "dotted_api"):
             return False
+        if candidate.rule == "snake_api" and _DEFINED_HERE.search(
+                text, max(0, span.start_char - 40), span.start_char):
+            return True  # "Do we now need to define a `prefixlm_document_mask` function": code
+            # the post's example writes, no API
         name = span.id_
         if _NOT_A_NAME.match(name) and not self.known.get(name.lower()):
             return True
