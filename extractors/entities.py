@@ -27,7 +27,9 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   Specialization", "Vertical Fusion"); CamelCase names ("InverseMelScale"), a Feature unless
   typed otherwise.
 
-A name typed in a post types its other mentions in that post, and "<Name> Summit/license/
+A library's snake-case function named with its module ("tlx.async_dot") is that function
+where the post names it bare ("the async_dot / local_trans APIs"). A name typed in a post types
+its other mentions in that post, and "<Name> Summit/license/
 benchmark ..." makes it no entity there (:meth:`EntityFinder._typed`). Some matches are never
 names (:meth:`EntityFinder._noise`): handles ("@PyTorch"), given names before a surname ("Adam
 Paszke"), social links ("follow us on Twitter"), people's surnames ("DeVries"), authors
@@ -531,6 +533,7 @@ class EntityFinder:
                  if c.span is not None and not self._noise(c, doc, text)]
         found.extend(self._makers(doc, text, found))
         found.extend(_techniques_again(doc, text, found))
+        found.extend(_members_again(doc, text, found))
         found.extend(_spaced_names(doc, text, found))
         return self._typed(doc, text, found)
 
@@ -974,6 +977,21 @@ def _techniques_again(doc: Doc, text: str, found: list[Candidate]) -> Iterator[C
             span = _char_span(doc, m.start(), m.end(), "Feature", names[m.group(0).lower()])
             if span is not None:
                 yield Candidate(RULES["learned"], span, "learned")
+
+
+def _members_again(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+    """A library's snake-case function the post names with its module is the same function
+    named bare: "tlx.async_dot", then "The async_dot / local_trans / tlx APIs target ..."."""
+    members = {c.span.id_.rpartition(".")[2]: c.span.id_ for c in found
+               if c.rule == "library_api" and "_" in c.span.id_.rpartition(".")[2]}
+    if not members:
+        return
+    ordered = sorted(members, key=lambda s: (-len(s), s))
+    again = re.compile(rf"(?<![\w.@/:-])(?:{'|'.join(map(re.escape, ordered))})(?![\w(.-])")
+    for m in again.finditer(text):
+        span = _char_span(doc, m.start(), m.end(), "Feature", members[m.group(0)])
+        if span is not None:
+            yield Candidate(RULES["learned"], span, "learned")
 
 
 def _spaced_names(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:

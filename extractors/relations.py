@@ -891,8 +891,8 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
             clause, trigger, candidates, index)):
         return [subject], False
     noun = _said_of_a_noun(rule, trigger, index)
-    if noun is not None:  # the noun, left to the post, or the name that owns it
-        return [next((s for s in candidates if _owns(s, noun)), None)], False
+    if noun is not None:  # the noun, left to the post, or the names that own it ("The
+        return [s for s in candidates if _owns(s, noun)] or [None], False  # A / B APIs")
     if rule.implied == "refers_back" and not candidates and _said_by_people(trigger, clause,
                                                                              index):
         return [], False  # "we depend on X": the authors do, not the post's library

@@ -1165,3 +1165,17 @@ def test_a_marked_change_of_a_default_names_the_new_default():
         ("INTRODUCES", "torchaudio 0.8", "Multi-GPU/multi-node profiling improvements", "Beta"),
         ("SUPPORTS", "sox_io backend", "Linux", None),
         ("SUPPORTS", "sox_io backend", "macOS", None)}
+
+
+
+def test_a_librarys_function_named_bare_is_the_function_and_each_owner_is_a_source():
+    """The TLX post: "tlx.async_dot" and "tlx.local_trans", then "The async_dot / local_trans /
+    tlx APIs target the Blackwell architecture": the bare names are those functions, and what
+    the APIs target each of them supports."""
+    text = ("This kernel relies on several TLX primitives: tlx.async_dot for issuing MMA "
+            "operations; tlx.local_trans for transposes. The async_dot / local_trans / tlx APIs "
+            "target the Blackwell architecture (sm_100+) specifically.\n")
+    facts = triples_of(text, "TLX Block Attention: A Warp-Specialized Blackwell Kernel",
+                       model="en_core_web_sm")
+    assert {("SUPPORTS", "tlx.async_dot", "Blackwell"),
+            ("SUPPORTS", "tlx.local_trans", "Blackwell")} <= facts
