@@ -273,7 +273,8 @@ class RelationFinder:
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
                           clause_end, inside, index)
         if rule.label in ENDINGS:
-            chosen = [t for t in chosen if not _ends_nothing(t)] or _ended_objects(trigger)
+            chosen = [_with_kind(t) for t in chosen if not _ends_nothing(t)] or _ended_objects(
+                trigger)
         elif rule.label == "REPLACES":  # "replaces the autograd metaclass": the metaclass
             chosen = [t for t in chosen if not _names_part(t, covered) and not _cut(t)]
         clause_start = sentence.start
@@ -707,6 +708,21 @@ def _ends_nothing(target: Span) -> bool:
         return True
     after = target.doc[target.end].lower_ if target.end < len(target.doc) else ""
     return after in ("'s", "’s", "versions", "releases")
+
+
+def _with_kind(target: Span) -> Span:
+    """What ends is the thing of the kind the name is followed by: "the (now deprecated)
+    torch.fft function" ends the function, not the torch.fft module of the same name."""
+    doc = target.doc
+    kind = doc[target.end] if target.end < len(doc) else None
+    if kind is None or target.label_ != "Feature" or kind.lower_ not in _API_KINDS:
+        return target
+    return Span(doc, target.start, target.end + 1, label=target.label_,
+                span_id=f"{target.id_} {kind.lower_}")
+
+
+#: Kinds of API a name may be followed by, each a thing of its own: "the torch.fft function".
+_API_KINDS = {"function", "class", "method"}
 
 
 def _ended_objects(trigger: Span) -> list[Span]:

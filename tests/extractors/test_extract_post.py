@@ -1179,3 +1179,14 @@ def test_a_librarys_function_named_bare_is_the_function_and_each_owner_is_a_sour
                        model="en_core_web_sm")
     assert {("SUPPORTS", "tlx.async_dot", "Blackwell"),
             ("SUPPORTS", "tlx.local_trans", "Blackwell")} <= facts
+
+
+def test_what_is_now_deprecated_is_the_kind_the_name_is_followed_by():
+    """The 1.7 post: "since its name conflicts with the historic (and now deprecated) torch.fft
+    function" deprecates the function, not the new torch.fft module of the same name."""
+    text = ("# PyTorch 1.7 released\n\n## [Beta] NumPy Compatible torch.fft module\n\n"
+            "This new module must be imported to be used in the 1.7 release, since its name "
+            "conflicts with the historic (and now deprecated) torch.fft function.\n")
+    endings = {f for f in facts_of(text, "PyTorch 1.7 released", "en_core_web_sm")
+               if f[0] in ("DEPRECATES", "REMOVES")}
+    assert endings == {("DEPRECATES", "PyTorch 1.7", "torch.fft function", None)}
