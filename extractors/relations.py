@@ -442,17 +442,22 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:
         if chosen and _other_name(doc[chosen[-1].end:target.start]):
-            if target.label_ in DEVICE_LABELS and target.label_ == chosen[-1].label_ and \
-                    _words(doc[chosen[-1].end:target.start]) == 1:
-                chosen.append(target)  # "Linux (Ubuntu, SUSE Linux and Red Hat Linux) and
-            continue  # Windows" lists the kinds of Linux too; "Muon (MuonClip)" is one name,
-            # "an Intel GPU with ... (from cuda to xpu)" no list
+            if _opens_kinds(chosen[-1], target):  # "Linux (Ubuntu, SUSE Linux and ...)"
+                chosen.append(target)
+            continue  # "Muon (MuonClip)": one name; "(from cuda to xpu)": no list
         if chosen and (not _glue(doc[chosen[-1].end:target.start]) or (
                 target.label_ not in DEVICE_LABELS and _names_part(target, covered))):
             break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices"
         chosen.append(target)
     owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
+
+
+def _opens_kinds(device: Span, target: Span) -> bool:
+    """Whether an aside right after a device or platform opens on one of its label, a list of
+    its kinds: "Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows" supports all five."""
+    return target.label_ in DEVICE_LABELS and target.label_ == device.label_ and \
+        _words(target.doc[device.end:target.start]) == 1
 
 
 def _words(gap: Span) -> int:
