@@ -61,7 +61,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patterns
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
-from ptkg.names import SNAKE_NAME
+from ptkg.names import MODEL_NUMBER, SNAKE_NAME
 from ptkg.schema import DEVICE_LABELS
 
 # Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
@@ -503,8 +503,8 @@ class EntityFinder:
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
         self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
-            _START + rf"(?P<name>(?:{_alternatives(families[True])})-?\d{{2,4}}[A-Za-z]?)"
-            r"(?![\w-])") if families[True] else None
+            _START + rf"(?P<name>(?:{_alternatives(families[True])}){MODEL_NUMBER})(?![\w-])"
+        ) if families[True] else None
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
                        | {"triton", "tlx", "helion"}, key=lambda s: (-len(s), s))
         self._library_api = re.compile(

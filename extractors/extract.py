@@ -1730,8 +1730,6 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
 
 
 _NAMED_BASE = re.compile(r"(?<![\w.-])(?P<base>[\w.]+)-based\s+\S")
-#: A feature named for the library it supports: "rocSHMEM support", "TensorBoard integration".
-_LIBRARY_SUPPORT = re.compile(r"(?P<base>[\w.-]+)\s+(?:support|integration)", re.I)
 
 
 def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact]:
@@ -1747,9 +1745,9 @@ def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact
     for feature, evidence in named:
         base = next((bases.get(m["base"].lower()) for m in _NAMED_BASE.finditer(feature.name)
                      if m["base"].lower() in bases), None)
-        supported = _LIBRARY_SUPPORT.fullmatch(feature.name)
-        if base is None and supported:  # "rocSHMEM support": PyTorch's, built on the library
-            base = bases.get(supported["base"].lower())
+        first, _, rest = feature.name.partition(" ")
+        if base is None and rest and _SUPPORT_NAME.match(rest):  # "rocSHMEM support": built
+            base = bases.get(first.lower())  # on the library it is named for
             base = base if base is not None and base.label_ == "Library" else None
         if base is not None and _entity(base) != feature and evidence is not None:
             found.append(_code_fact("based_on.named_based", feature, _entity(base), evidence))

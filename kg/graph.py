@@ -25,7 +25,7 @@ import networkx as nx
 
 from .errors import GraphFileError
 from .files import write_atomic
-from .names import variant_key, version_key
+from .names import MODEL_NUMBER, variant_key, version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver, hardware_key, pack_device_families, pack_families
 from .schema import DEVICE_LABELS, ENDINGS, RELATION_TYPES, stability_rank
@@ -215,7 +215,7 @@ def _families(label: str, name: str) -> list[tuple[str, str]]:
         families.append((family, f"the alias pack gives {name} the family {family}"))
     families.extend((family, f"{name} is a model of the {family} family")
                     for family in pack_device_families()
-                    if re.fullmatch(rf"{re.escape(family)}-?\d+[A-Za-z]?", name))
+                    if re.fullmatch(rf"{re.escape(family)}{MODEL_NUMBER}", name))
     return families
 
 
