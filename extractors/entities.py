@@ -168,12 +168,13 @@ _APPOSITION = re.compile(
     r"(?:(?!of\b|for\b|to\b|in\b|with\b|on\b)[\w+-]+,?[ \t]+){0,6}?"
     r"(?P<kind>library|framework|compiler|DSL|toolkit|package|engine|SDK|solver)\b")
 # "libraries such as FairSeq, MetaSeq, and HuggingFace": each name of the list is a library;
-# "cloud providers (such as Google Drive or AWS S3)": each a platform.
+# "cloud providers (such as Google Drive or AWS S3)": each a platform; "systems like PDLP": a
+# library.
 _LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+]){0,2}"
 _TYPED_LIST = re.compile(
     r"\b(?P<kind>librar(?:y|ies)|frameworks?|packages?|toolkits?|services?|compan(?:y|ies)"
-    r"|startups?|models?|architectures?|providers?)[ \t]+\(?(?:like|such[ \t]+as|including"
-    r"|e\.g\.,?)[ \t]+"
+    r"|startups?|models?|architectures?|providers?|solvers?|systems?)[ \t]+"
+    r"\(?(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
 # "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names.
 _PEER_LIST = re.compile(
@@ -182,7 +183,8 @@ _PEER_LIST = re.compile(
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z]")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
                 "servic": "Platform", "compan": "Organization", "startu": "Organization",
-                "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform"}
+                "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform",
+                "solver": "Library", "system": "Library"}
 
 # "the ModelScope platform": a platform.
 _TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")

@@ -1722,11 +1722,20 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
         first = span.text.split()[0].lower() if span.label_ == "Feature" else ""
         module, dot, rest = first.partition(".")
         library = modules.get(module) if dot and rest else \
-            libraries.get(first) if len(span.text.split()) > 1 else None
+            libraries.get(first) if len(span.text.split()) > 1 else _camel_prefix(
+                span.text, libraries) if span.label_ == "Feature" else None
         if library and not (dot and library == CORE_LIBRARY):  # torch.* says nothing more
             facts.append(_code_fact("part_of.named_after_library", _entity(span),
                                     Entity("Library", library), _sentence_holding(span)))
     return facts
+
+
+def _camel_prefix(name: str, libraries: dict[str, str]) -> str | None:
+    """The library a one-word CamelCase name opens with, spelled as the library is:
+    "DeepSpeedZeroOptimizer" is DeepSpeed's; "XlaFullyShardedDataParallel" is not XLA's."""
+    return next((name[:end] for end in range(len(name) - 1, 2, -1)
+                 if name[end].isupper() and libraries.get(name[:end].lower()) == name[:end]),
+                None)
 
 
 _NAMED_BASE = re.compile(r"(?<![\w.-])(?P<base>[\w.]+)-based\s+\S")

@@ -268,7 +268,9 @@ class RelationFinder:
         purpose = _purpose(trigger, sentence)
         if rule.max_gap is not None and not purpose:
             sources = [e for e in sources if e.end <= trigger.start
-                       and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap]
+                       and _words(trigger.doc[e.end:trigger.start]) <= rule.max_gap
+                       and not any(t.text == ":" for t in trigger.doc[e.end:trigger.start])]
+            # "FlexAttention: The Flexibility of PyTorch": a title's name is not the "of"'s
         clause_end = _clause_end(trigger, index)
         chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
                           clause_end, inside, index)
@@ -564,13 +566,18 @@ def _of_common_noun(trigger: Span, covered: set[int]) -> bool:
     """Whether the trigger is a participle said of a common noun, its own subject: in
     "... serialize tensors for models leveraging Microscaling quantization" the models
     leverage it, not the sentence's subject. Not a kind of software, which names the thing
-    it is said of ("a toolkit based on PyTorch", "its original implementation"), nor a noun a
-    name owns ("the rms_norm kernel using ...")."""
+    it is said of ("a toolkit based on PyTorch", "its original implementation"), but a support
+    a common word says the kind of ("Inductor ordering support added by": not Inductor), nor
+    a noun a name owns ("the rms_norm kernel using ...")."""
     verb = trigger.root
     noun = verb.head
-    return verb.dep_ == "acl" and verb.tag_ in ("VBG", "VBN") and noun.pos_ == "NOUN" \
-        and noun.i not in covered and noun.lower_ not in _SOFTWARE_KINDS \
-        and not any(c.i in covered for c in _owners(noun))
+    if verb.dep_ != "acl" or verb.tag_ not in ("VBG", "VBN") or noun.pos_ != "NOUN" \
+            or noun.i in covered or noun.lower_ in _SOFTWARE_KINDS - {"support"}:
+        return False
+    if noun.lower_ == "support":
+        before = noun.doc[noun.i - 1]
+        return before.pos_ in ("NOUN", "VERB") and before.is_lower and before.i not in covered
+    return not any(c.i in covered for c in _owners(noun))
 
 
 def _owners(noun: Token) -> Iterator[Token]:
@@ -1073,10 +1080,11 @@ _AT = re.compile(r"\s*at\s*")
 
 def _names_its_maker(company: Span) -> bool:
     """Whether a company after "at" ends its phrase, so that it is where the name was made:
-    "DuaLip at LinkedIn", not "torch.compile at Meta scale"."""
+    "DuaLip at LinkedIn", "PDLP at Google and ...", not "torch.compile at Meta scale"."""
     doc = company.doc
     return company.end >= len(doc) or not (doc[company.end].is_alpha
-                                           and doc[company.end].is_lower)
+                                           and doc[company.end].is_lower) or doc[
+        company.end].lower_ in ("and", "or")
 
 
 def _companies_listed(after: list[Span]) -> list[Span]:

@@ -305,6 +305,12 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # the name in parentheses after "a variant of X" is the variant (the Muon post of 2026)
     ("Muon is used by nanochat, and a variant of Muon (MuonClip) is also used by Kimi-K2.",
      ("BASED_ON", "MuonClip", "Muon")),
+    # the kinds of a thing it uses (the kernel fusion post of 2026); a list of systems names
+    # libraries, each at the company that made it (the DuaLip post of 2026)
+    ("TorchInductor uses other forms of CUDA Graphs to keep your GPU busy.",
+     ("BASED_ON", "TorchInductor", "CUDA Graphs")),
+    ("This led to new solvers, including systems like PDLP at Google and DuaLip at LinkedIn.",
+     ("DEVELOPED_BY", "PDLP", "Google")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
@@ -315,7 +321,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
         "name-at-company", "library-kernel", "library-kinds-listed", "device-back-end",
         "supported-by",
-        "variant-named-after"])
+        "variant-named-after", "uses-kinds-of", "systems-like-at-company"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
     assert expected in relations_found(english_nlp, text)
 
@@ -441,6 +447,11 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
                                 ("BASED_ON", None, "tlx.local_trans"),
                                 ("BASED_ON", None, "mBarrier")}),
     ("TorchRec relies on it for one reason: FBGEMM is fast.", set()),
+    # a support a common word says the kind of is no name's (the 2.12 post); a title's name
+    # is not what its "of" is said of
+    ("Control flow capture landed, with Inductor ordering support added by Paul Zhang (Meta).",
+     set()),
+    ("FlexAttention: The Flexibility of PyTorch with the Performance of FlashAttention.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "company-of-a-noun", "library-among-parts", "instrument-in-library",
         "listed-backend",
@@ -457,7 +468,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "a-toolkit", "to-replace", "in-favor-of", "a-plan-to-replace", "replaces-a-modifier",
         "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
         "contributors-to-no-company", "semicolon-ends-the-sources", "extends",
-        "part-added-by", "a-kind-then-a-colon", "no-kind-before-the-colon"])
+        "part-added-by", "a-kind-then-a-colon", "no-kind-before-the-colon",
+        "ordering-support-added-by", "title-colon-of"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}

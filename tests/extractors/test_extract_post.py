@@ -673,6 +673,16 @@ def test_an_api_in_a_library_module_is_part_of_the_library():
          "torchaudio.prototype.chroma\\_filterbank")}
 
 
+def test_a_camel_case_name_that_opens_with_a_library_is_its_part():
+    """"DeepSpeedZeroOptimizer" opens with DeepSpeed, spelled as the library is: its part (the
+    Muon post of 2026); "XlaFullyShardedDataParallel" does not spell XLA so."""
+    text = ("We use DeepSpeed and XLA here. We move the update to the stage 1 "
+            "`DeepSpeedZeroOptimizer`, and wrap the module with `XlaFullyShardedDataParallel`.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "Muon notes")], model="blank", jobs=1)
+    assert {(f.source.name, f.target.name) for f in result.facts if f.type == "PART_OF"} == {
+        ("DeepSpeedZeroOptimizer", "DeepSpeed")}
+
+
 AMP_POST = ("Mixed precision trains with FP16 where it is safe and with FP32 elsewhere. " * 12
             + "\n\nWith AMP being added to PyTorch core, we have started the process of "
             "deprecating `apex.amp.` Use `torch.cuda.amp` from the latest PyTorch 1.6 release. "
