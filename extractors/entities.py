@@ -490,8 +490,10 @@ class EntityFinder:
                 families[label == "Hardware"].append(surface)  # "Ethos-U": devices
             if record.get("first_name"):
                 self.first_names.add(canonical)
-        self._device_backend = re.compile(
-            rf"(?<![\w-])(?:{_alternatives(surfaces['Platform'], grouped=True)})[ \t]+"
+        platform = _alternatives(surfaces["Platform"], grouped=True)
+        self._device_backend = re.compile(  # "Android GPU backend", "Triton Apple MPS backend"
+            rf"(?<![\w-])(?:(?:{_alternatives(surfaces['Library'], grouped=True)})[ \t]+"
+            rf"(?:(?:{platform})[ \t]+)?|(?:{platform})[ \t]+)"
             rf"(?:{_alternatives(surfaces['Hardware'], grouped=True)})[ \t]+back[- ]?end\b", re.I)
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = _by_first_letter(([(n, re.escape(n)) for n in names] or [("", "")])

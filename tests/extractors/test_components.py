@@ -554,11 +554,17 @@ def test_entity_finder_camel_case_datasets(blank_nlp, text, expected):
             if label == "Feature"} == expected
 
 
-def test_entity_finder_device_backend_is_feature(blank_nlp):
-    doc = blank_nlp("We also revamped our Android GPU backend prototype.")
-    assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == [("Android GPU backend", "Feature")]
-    assert [(s.text, s.label_) for s in doc.spans["ptkg_inner"]] == [
-        ("Android", "Platform"), ("GPU", "Hardware")]
+@pytest.mark.parametrize(("text", "name", "inner"), [
+    ("We also revamped our Android GPU backend prototype.", "Android GPU backend",
+     [("Android", "Platform"), ("GPU", "Hardware")]),
+    # a library's backend for a device (the 2.12 post)
+    ("It supports the Triton Apple MPS backend's workflow.", "Triton Apple MPS backend",
+     [("Apple MPS", "Hardware")]),
+], ids=["platform-device", "library-device"])
+def test_entity_finder_device_backend_is_feature(blank_nlp, text, name, inner):
+    doc = blank_nlp(text)
+    assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == [(name, "Feature")]
+    assert [(s.text, s.label_) for s in doc.spans["ptkg_inner"]] == inner
 
 
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
