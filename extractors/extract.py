@@ -82,11 +82,13 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     sections: dict[int, Section] = {}
     titled = next((_entity(s) for s in (title_doc.spans["ptkg"] if title_doc else [])
                    if s.label_ == "Release" and _is_core(_entity(s))), None)
+    topic = _topic_library(subject, outline, title_doc)
     facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline._replace(
         titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline),
-        topic=_topic_library(subject, outline, title_doc))))
+        topic=topic)))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
+    facts.extend(_library_post_code(spans, topic, facts, post.text))
     facts.extend(_named_for_base(doc, spans, facts))
     facts.extend(_devices_in_names(doc, spans))
     announced = sorted({f.target for f in facts
@@ -1728,6 +1730,38 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
             facts.append(_code_fact("part_of.named_after_library", _entity(span),
                                     Entity("Library", library), _sentence_holding(span)))
     return facts
+
+
+#: A name in code's shape: "MambaSlot", "fused_qk_rmsnorm_rope_gate", "hl.tile".
+_CODE_SHAPE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+                         r"|[a-z]{1,4}\.[a-z_][a-z0-9_]*")
+
+
+def _library_post_code(spans: list[Span], topic: Entity | None, facts: list[Fact],
+                       raw: str) -> list[Fact]:
+    """The classes and functions a post about a library writes as code are the library's
+    parts ("`MambaSlot`" of the post about TokenSpeed), unless something else owns them or
+    they are PyTorch's ("`nn.Module`")."""
+    if topic is None:
+        return []
+    owned = {f.source for f in facts if f.type == "PART_OF"}
+    seen, found = set(), []
+    for span in spans:
+        entity = _entity(span)
+        if span.label_ != "Feature" or entity in owned or entity in seen \
+                or not _CODE_SHAPE.fullmatch(span.text) or not _written_as_code(span, raw) \
+                or span.text.lower().startswith(("torch", "nn.")):
+            continue
+        seen.add(entity)
+        found.append(_code_fact("part_of.library_post_code", entity, topic,
+                                _sentence_holding(span)))
+    return found
+
+
+def _written_as_code(span: Span, raw: str) -> bool:
+    """Whether the post writes a name as code: in backticks, or called ("mark_step()")."""
+    return raw[span.start_char - 1:span.start_char] == "`" \
+        or raw[span.end_char:span.end_char + 2] == "()"
 
 
 def _camel_prefix(name: str, libraries: dict[str, str]) -> str | None:

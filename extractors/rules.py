@@ -257,6 +257,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "a bold lead line in a section of changes or features of a post about a library "
              "other than PyTorch: '**Gemma AllReduce Fusion**' under '## 3. Performance "
              "Optimizations' of a post titled '... with TokenSpeed'"),
+    CodeRule("part_of.library_post_code", "PART_OF",
+             "a class or function a post about a library names: 'MambaSlot' of the post "
+             "about TokenSpeed"),
     CodeRule("part_of.component_list", "PART_OF",
              "an item of a list a library's line leads: 'the library includes:'"),
     CodeRule("supports.component_list", "SUPPORTS",

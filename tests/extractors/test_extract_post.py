@@ -964,6 +964,22 @@ def test_the_lead_lines_of_a_post_about_no_library_name_no_parts():
     assert not parts_of(triples_of(LIBRARY_POST, "A Speed Record"), "TokenSpeed")
 
 
+def test_the_code_a_post_about_a_library_writes_names_its_parts():
+    """The TokenSpeed post writes its classes as code: `MambaSlot` and a called `mark_step()`
+    are TokenSpeed's; an op written as prose (AllReduce) and PyTorch's `nn.Module` are not, nor
+    anything in a post about no library."""
+    text = ("TokenSpeed is an open-source LLM inference engine.\n\n"
+            "**Gemma AllReduce Fusion**\n\nIt fuses AllReduce kernels.\n\n"
+            "TokenSpeed attaches a `MambaSlot` to a node; each step "
+            "calls mark_step() and wraps an `nn.Module` in `StreamFork`.\n")
+    parts = {(source, target) for kind, source, target in triples_of(
+        text, "A Speed Record with TokenSpeed") if kind == "PART_OF"}
+    assert {("MambaSlot", "TokenSpeed"), ("mark_step", "TokenSpeed"),
+            ("StreamFork", "TokenSpeed")} <= parts
+    assert not {p for p in parts if p[0] in ("AllReduce", "nn.Module", "torch.nn.Module")}
+    assert not {p for p in triples_of(text, "A Speed Record") if p[0] == "PART_OF"}
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
