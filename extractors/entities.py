@@ -162,11 +162,12 @@ _LIBRARY_MODIFIERS = (r"inference|serving|training|kernel|compiler|deep[- ]learn
 _TYPED_LIBRARY = re.compile(
     _START + _NAME + rf"[ \t]+(?:(?P<modifier>{_LIBRARY_MODIFIERS})[ \t]+)?"
     rf"(?P<kind>{_LIBRARY_KINDS}|(?<=e[ \t])engines?)\b")
-# "<Name>, a high-performance ... library", "<Name> is an open-source ... engine".
+# "<Name>, a high-performance ... library", "<Name> is an open-source ... engine", "resulting
+# in <Name> as a modern ... system".
 _APPOSITION = re.compile(
-    _START + _NAME + r"(?:,[ \t]+|[ \t]+is[ \t]+)(?:a|an)[ \t]+"
+    _START + _NAME + r"\**(?:,[ \t]+|[ \t]+is[ \t]+|[ \t]+as[ \t]+)(?:a|an)[ \t]+"
     r"(?:(?!of\b|for\b|to\b|in\b|with\b|on\b)[\w+-]+,?[ \t]+){0,6}?"
-    r"(?P<kind>library|framework|compiler|DSL|toolkit|package|engine|SDK|solver)\b")
+    r"(?P<kind>library|framework|compiler|DSL|toolkit|package|engine|SDK|solver|system)\b")
 # "libraries such as FairSeq, MetaSeq, and HuggingFace": each name of the list is a library;
 # "cloud providers (such as Google Drive or AWS S3)": each a platform; "systems like PDLP": a
 # library.
@@ -940,7 +941,7 @@ class EntityFinder:
                 span = candidate.span
                 candidate = candidate._replace(span=Span(doc, span.start, span.end,
                                                          label=entry[1], span_id=entry[2]))
-            typed.append(candidate)
+            typed.append(_as_one_word(candidate, types))
         surfaces = {c.span.text: c.span.id_.lower() for c in found
                     if c.span.id_.lower() in types and c.span.text.lower() not in self.known
                     and re.fullmatch(r"[\w.+-]+(?: [\w.+-]+)*", c.span.text)}
@@ -952,7 +953,7 @@ class EntityFinder:
                 label, name = types[surfaces[m.group(0)]][1:]
                 span = _char_span(doc, m.start(), m.end(), label, name)
                 if span is not None and span.text == m.group(0):
-                    typed.append(Candidate(RULES["learned"], span, "learned"))
+                    typed.append(_as_one_word(Candidate(RULES["learned"], span, "learned"), types))
         return typed
 
     def to_disk(self, path, *, exclude=()) -> None:
@@ -1291,8 +1292,9 @@ class _DatasetLines:
 
 
 def _inner_devices(candidates: Iterable[Candidate], chosen: list[Span]) -> list[Span]:
-    """Hardware and platforms named inside a chosen feature ("Android GPU backend")."""
-    inside_feature = _within(s for s in chosen if s.label_ == "Feature")
+    """Hardware and platforms named inside a chosen feature or library ("Android GPU backend",
+    "DuaLip-GPU")."""
+    inside_feature = _within(s for s in chosen if s.label_ in ("Feature", "Library"))
     return _select((priority, c) for priority, c, _ in candidates
                    if c is not None and c.label_ in DEVICE_LABELS
                    and priority <= PRIORITY["pack"]  # known names, not "<Name> backend" guesses
@@ -1311,6 +1313,17 @@ def _within(spans: Iterable[Span]) -> Callable[[Span], bool]:
         return k > 0 and ends[k - 1] >= span.end
 
     return test
+
+
+def _as_one_word(candidate: Candidate, types: dict) -> Candidate:
+    """A name the post types, written as one word of capitalized parts, outranks the pack's
+    names inside it: the "GPU" of "DuaLip-GPU as a ... system" is part of that name, the
+    "PyTorch" of a "PyTorch-native library" is not."""
+    span = candidate.span
+    if candidate.rule in ("typed_name", "learned") and span.id_.lower() in types \
+            and re.fullmatch(r"[A-Z][\w.+]*(?:-[A-Z0-9][\w.+]*)+", span.text):
+        return candidate._replace(priority=PRIORITY["pack"])
+    return candidate
 
 
 def _select(candidates: Iterable[tuple]) -> list[Span]:

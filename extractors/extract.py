@@ -1805,7 +1805,7 @@ def _sentence_holding(span: Span) -> Span:
 
 def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
     """A feature whose name names hardware or a platform ("Android GPU backend") supports it."""
-    holding = _holders([s for s in spans if s.label_ == "Feature"])
+    holding = _holders([s for s in spans if s.label_ in ("Feature", "Library")])
     return [_code_fact("supports.named_in_feature", _entity(feature), _entity(device),
                        feature.sent)
             for device in doc.spans.get("ptkg_inner", [])

@@ -239,7 +239,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("supports.marked_heading", "SUPPORTS",
              "the hardware a marked heading opens with: the release supports it"),
     CodeRule("supports.named_in_feature", "SUPPORTS",
-             "hardware or a platform a feature's own name names"),
+             "hardware or a platform the name of a feature or library names: 'Android GPU "
+             "backend', 'DuaLip-GPU'"),
     CodeRule("released_with.core_release_post", "RELEASED_WITH",
              "library releases named in a post about a core release"),
     CodeRule("part_of.named_after_library", "PART_OF",

@@ -567,6 +567,21 @@ def test_entity_finder_device_backend_is_feature(blank_nlp, text, name, inner):
     assert [(s.text, s.label_) for s in doc.spans["ptkg_inner"]] == inner
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # a name typed as one word holds the device it names (the DuaLip post of 2026)
+    ("Its stack was rebuilt, resulting in DuaLip-GPU as a modern, scalable system.",
+     [("DuaLip-GPU", "Library")]),
+    ("We propose **DuaLip-PyTorch** as a core execution engine.",
+     [("DuaLip-PyTorch", "Library")]),
+    # an adjective made of a name is not a name
+    ("torchtune, a PyTorch-native library for fine-tuning.",
+     [("torchtune", "Library"), ("PyTorch", "Library")]),
+], ids=["as-a-system", "bold-as-an-engine", "name-native"])
+def test_entity_finder_one_word_typed_name(blank_nlp, text, expected):
+    doc = blank_nlp(text)
+    assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == expected
+
+
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
 
 

@@ -1169,6 +1169,12 @@ def test_a_title_that_says_a_release_gains_a_devices_support_names_the_feature(t
                      ("SUPPORTS", "Intel GPU support", "Intel GPU", title)}
 
 
+def test_a_library_whose_name_names_a_device_supports_it():
+    """The DuaLip post of 2026: a library typed as one word, "DuaLip-GPU", runs on GPUs."""
+    text = "The stack was rebuilt, resulting in DuaLip-GPU as a modern, scalable system.\n"
+    assert ("SUPPORTS", "DuaLip-GPU", "GPU") in triples_of(text, "A post")
+
+
 def test_a_title_of_a_release_with_no_device_support_introduces_nothing():
     [result] = run_extraction([Post(BLOG + "p/", "It is out.\n",
                                     "PyTorch 2.5 Now Supports Faster Workloads")],
