@@ -8,7 +8,8 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   (not a toolkit's version that starts a heading: "### CUDA 10.2 ... Deprecation");
 - API names: ``torch.*``, ``nn.*``/``np.*``/``linalg.*``/``dist.*``, ``<library>.<name>``
   ("tlx.async_dot"), a snake-case name called or typed ("an is_capturing() method", "the
-  syevj_batched kernel");
+  syevj_batched kernel"), the members of a short module alias of a library the post names
+  ("hl.tile", "hl.grid");
 - libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
   ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
 - hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100"), vendor products
@@ -19,7 +20,9 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   ("Qwen3.5-397B-A17B", "Kimi-K2", "GPT-2 XL"), a name with a parameter count
   ("Moonlight-16B-A3B"), an architecture's suffix ("RoFormer", "BlockBERT");
 - names typed by the words around them: "<Name> library/backend/framework/compiler/DSL",
-  "<Name>, a ... library", "solver, <Name>,", "libraries such as A, B and C", "<Name> optimizer",
+  "<Name>, a ... library", "<Name> as a ... system" (a name written as one word, "DuaLip-GPU",
+  outranks the device inside it), "solver, <Name>,", "libraries such as A, B and C",
+  "<Name> optimizer",
   "<Two Capitalized> feature", "<snake_case> backend",
   "the <Name> platform", an acronym and its expansion ("Triton Language Extensions (TLX)"), a
   contributor's or speaker's company ("Guangye Yu (Intel)", "by Valeri Milke from VamiSec"), a
@@ -38,8 +41,9 @@ phrases ("query-heads-per-kv-head (QpKV)"), the rows of a results table ("SpaceI
 1121").
 
 It writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name),
-``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's name holds: "Android GPU
-backend") and ``doc.spans["ptkg_stability"]`` (stability markers, labelled with their word).
+``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's or library's name holds:
+"Android GPU backend", "DuaLip-GPU") and ``doc.spans["ptkg_stability"]`` (stability markers,
+labelled with their word).
 :meth:`EntityFinder.candidates` gives every candidate with the rule that read it.
 """
 
@@ -76,7 +80,7 @@ RULES = {
     "torch_api": PRIORITY["api"], "dotted_api": PRIORITY["api"],
     "library_api": PRIORITY["api"], "device_code": PRIORITY["api"],
     "device_family": PRIORITY["api"], "codename": PRIORITY["api"],
-    "snake_api": PRIORITY["api"],
+    "snake_api": PRIORITY["api"], "alias_member": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
     "quoted_backend": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
@@ -349,6 +353,9 @@ _DOTTED_API = re.compile(
 _LIBRARY_API = (r"(?<![\w./@-])(?P<library>{libraries})(?:\.|::)"
                 r"(?P<api>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
 _FILE_SUFFIX = re.compile(r"\.(?:py|md|txt|json|ya?ml|html?|com|org|io|ai|dev|sh|cpp|h|so)$")
+# "hl.tile", "hl.grid": a member of a short module alias ("import helion.language as hl").
+ALIAS_MEMBER = re.compile(r"(?<![\w./@-])(?P<alias>[a-z]{2,3})\.(?P<member>[a-z]+(?:_[a-z0-9]+)*)"
+                          r"\b(?![./-]\w)")
 
 
 # "DataLoading": two words joined, the second a gerund, name a process, not a class.
@@ -540,6 +547,7 @@ class EntityFinder:
         found.extend(_techniques_again(doc, text, found))
         found.extend(_members_again(doc, text, found))
         found.extend(_spaced_names(doc, text, found))
+        found.extend(_alias_members(doc, text, found))
         return self._typed(doc, text, found)
 
     def _makers(self, doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
@@ -1313,6 +1321,23 @@ def _within(spans: Iterable[Span]) -> Callable[[Span], bool]:
         return k > 0 and ends[k - 1] >= span.end
 
     return test
+
+
+def _alias_members(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+    """The members of a short module alias the post writes for two names or more, opening
+    with the first letter of a library the post names: "Helion recommends to use hl.tile
+    over hl.grid" names two APIs of helion.language; "x.data" and "x.detach" are a variable's."""
+    members: dict[str, set[str]] = {}
+    matches = [m for m in ALIAS_MEMBER.finditer(text) if not _FILE_SUFFIX.search(m.group(0))
+               and not _DOTTED_API.match(m.group(0))]
+    for m in matches:
+        members.setdefault(m.group("alias"), set()).add(m.group("member"))
+    initials = {c.span.id_[0].lower() for c in found if c.span.label_ == "Library"}
+    for m in matches:
+        if len(members[m.group("alias")]) > 1 and m.group("alias")[0] in initials:
+            span = _char_span(doc, m.start(), m.end(), "Feature", m.group(0))
+            if span is not None:
+                yield Candidate(RULES["alias_member"], span, "alias_member")
 
 
 def _as_one_word(candidate: Candidate, types: dict) -> Candidate:

@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Span
 
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
-from ptkg.extractors.entities import TOOLKITS
+from ptkg.extractors.entities import ALIAS_MEMBER, TOOLKITS
 from ptkg.extractors.relations import BASE_LABELS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
@@ -1740,8 +1740,8 @@ _CODE_SHAPE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[
 def _library_post_code(spans: list[Span], topic: Entity | None, facts: list[Fact],
                        raw: str) -> list[Fact]:
     """The classes and functions a post about a library writes as code are the library's
-    parts ("`MambaSlot`" of the post about TokenSpeed), unless something else owns them or
-    they are PyTorch's ("`nn.Module`")."""
+    parts ("`MambaSlot`" of the post about TokenSpeed, "hl.tile" of the post about Helion),
+    unless something else owns them or they are PyTorch's ("`nn.Module`")."""
     if topic is None:
         return []
     owned = {f.source for f in facts if f.type == "PART_OF"}
@@ -1749,7 +1749,8 @@ def _library_post_code(spans: list[Span], topic: Entity | None, facts: list[Fact
     for span in spans:
         entity = _entity(span)
         if span.label_ != "Feature" or entity in owned or entity in seen \
-                or not _CODE_SHAPE.fullmatch(span.text) or not _written_as_code(span, raw) \
+                or not _CODE_SHAPE.fullmatch(span.text) \
+                or not (_written_as_code(span, raw) or _member_of_alias(span.text, topic)) \
                 or span.text.lower().startswith(("torch", "nn.")):
             continue
         seen.add(entity)
@@ -1762,6 +1763,12 @@ def _written_as_code(span: Span, raw: str) -> bool:
     """Whether the post writes a name as code: in backticks, or called ("mark_step()")."""
     return raw[span.start_char - 1:span.start_char] == "`" \
         or raw[span.end_char:span.end_char + 2] == "()"
+
+
+def _member_of_alias(name: str, library: Entity) -> bool:
+    """Whether a name is a member of a module alias opening with the library's first letter:
+    "hl.tile" of Helion (helion.language as hl)."""
+    return ALIAS_MEMBER.fullmatch(name) is not None and name[0] == library.name[0].lower()
 
 
 def _camel_prefix(name: str, libraries: dict[str, str]) -> str | None:

@@ -582,6 +582,19 @@ def test_entity_finder_one_word_typed_name(blank_nlp, text, expected):
     assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # a short module alias of a library the post names (the Helion paged attention post)
+    ("Helion recommends to use hl.tile over hl.grid. Masking uses hl.load.",
+     {"hl.tile", "hl.grid", "hl.load"}),
+    # one name of the alias is not enough; a variable's members are no library's
+    ("Helion recommends to use hl.tile.", set()),
+    ("In PyTorch, x.data and x.detach are different.", set()),
+], ids=["alias-of-a-library", "one-member", "variable"])
+def test_entity_finder_module_alias_members(blank_nlp, text, expected):
+    doc = blank_nlp(text)
+    assert {s.text for s in doc.spans["ptkg"] if s.label_ == "Feature"} == expected
+
+
 GOOD_LINE = '{"label": "Feature", "pattern": "torch.fx", "id": "torch.fx"}'
 
 

@@ -980,6 +980,15 @@ def test_the_code_a_post_about_a_library_writes_names_its_parts():
     assert not {p for p in triples_of(text, "A Speed Record") if p[0] == "PART_OF"}
 
 
+def test_the_members_of_a_library_alias_are_its_parts():
+    """The Helion paged attention post: hl.tile and hl.grid (helion.language as hl) are parts
+    of Helion, the library the post is about."""
+    text = ("Helion is a DSL for kernels.\n\nHelion recommends to use hl.tile over hl.grid "
+            "for the outer loop.\n")
+    parts = parts_of(triples_of(text, "Portable Paged Attention in Helion"), "Helion")
+    assert {"hl.tile", "hl.grid"} <= parts
+
+
 def test_a_mention_keeps_its_name_as_read():
     """An escaped underscore is the name's (masking unescapes it) and a link's URL is not: the
     surfaces, which become aliases, are whole names."""
