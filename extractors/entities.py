@@ -22,7 +22,7 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
 - names typed by the words around them: "<Name> library/backend/framework/compiler/DSL",
   "<Name>, a ... library", "<Name> as a ... system" (a name written as one word, "DuaLip-GPU",
   outranks the device inside it), "solver, <Name>,", "libraries such as A, B and C",
-  "<Name> optimizer",
+  "accelerators like Huawei's Ascend NPU", "<Name> optimizer",
   "<Two Capitalized> feature", "<snake_case> backend",
   "the <Name> platform", an acronym and its expansion ("Triton Language Extensions (TLX)"), a
   contributor's or speaker's company ("Guangye Yu (Intel)", "by Valeri Milke from VamiSec"), a
@@ -176,11 +176,15 @@ _APPOSITION = re.compile(
 # "cloud providers (such as Google Drive or AWS S3)": each a platform; "systems like PDLP": a
 # library.
 _LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+]){0,2}"
+# "Huawei's Ascend NPU": an item its maker's name opens.
+_OWNED_ITEM = rf"(?:[A-Z]\w*['’]s[ \t]+)?(?P<name>{_LIST_ITEM})"
 _TYPED_LIST = re.compile(
     r"\b(?P<kind>librar(?:y|ies)|frameworks?|packages?|toolkits?|services?|compan(?:y|ies)"
-    r"|startups?|models?|architectures?|providers?|solvers?|systems?)[ \t]+"
+    r"|startups?|models?|architectures?|providers?|solvers?|systems?|accelerators?|GPUs)[ \t]+"
     r"\(?(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
-    rf"(?P<items>{_LIST_ITEM}(?:(?:,[ \t]*{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM})?)")
+    rf"(?P<items>{_OWNED_ITEM.replace('<name>', '<first>')}"
+    rf"(?:(?:,[ \t]*{_OWNED_ITEM.replace('<name>', '<mid>')})*,?[ \t]+(?:and|or)[ \t]+"
+    rf"{_OWNED_ITEM.replace('<name>', '<last>')})?)")
 # "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names.
 _PEER_LIST = re.compile(
     rf"(?<![\w.-]){_LIST_ITEM}(?:,[ \t]*{_LIST_ITEM})+,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM}\b")
@@ -189,7 +193,8 @@ _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z]")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
                 "servic": "Platform", "compan": "Organization", "startu": "Organization",
                 "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform",
-                "solver": "Library", "system": "Library"}
+                "solver": "Library", "system": "Library", "accele": "Hardware",
+                "gpus": "Hardware"}
 
 # "the ModelScope platform": a platform.
 _TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")
@@ -745,11 +750,11 @@ class EntityFinder:
             yield self._candidate(doc, m, "contributor_org", "Organization", name, "org")
         for m in _TYPED_LIST.finditer(text):
             label = _LIST_LABELS.get(m.group("kind")[:6].lower()) or _LIST_LABELS["model"]
-            for item in re.finditer(_LIST_ITEM, m.group("items")):
-                name = item.group(0)
+            for item in re.finditer(_OWNED_ITEM, m.group("items")):
+                name = item.group("name")
                 if name.split()[0] in _NOT_NAMES or name in _NOT_FEATURES:
                     continue
-                start = m.start("items") + item.start()
+                start = m.start("items") + item.start("name")
                 if _NAME_GOES_ON.match(text, start + len(name)):
                     continue  # "Elastic Kubernetes Service": a name longer than a list item
                 candidate = self._known_span(doc, start, start + len(name), "typed_name", label,

@@ -477,13 +477,31 @@ def _glue(gap: Span) -> bool:
     if _other_name(gap):
         return False  # "a variant of Muon (MuonClip)": another name of it, not a second
     words = _outside_parentheses(gap)
-    other = [t for t in words if t.lower_ not in _LIST_GLUE]
+    examples = _examples_lead(words)
+    other = [t for t in words if t.lower_ not in _LIST_GLUE and t.i not in examples]
     if any(t.pos_ == "NOUN" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ in ("of", "for")
            for t in other):
         return False  # "CUDA 11.3 and introduction of CUDA 11.7": a phrase of its own
     return not other or (len(other) <= 3 and any(t.lower_ in _CONJUNCTIONS for t in words)
                          and not any(t.pos_ in ("VERB", "AUX") and t.dep_ != "amod"
                                      for t in other))
+
+
+def _examples_lead(words: list[Token]) -> set[int]:
+    """The words of a gap that lead the examples of a kind, and the owner of the name after
+    it: in "Intel GPUs, as well as custom accelerators like Google's TPU" the list goes on."""
+    lead = set()
+    for k, token in enumerate(words):
+        if token.lower_ in _EXAMPLE_WORDS:
+            lead.add(token.i)
+            kind = k - 1
+            while kind >= 0 and words[kind].pos_ in ("ADJ", "NOUN") and k - kind <= 3:
+                lead.add(words[kind].i)
+                kind -= 1
+        elif token.tag_ == "POS" and k == len(words) - 1 and k > 0 \
+                and words[k - 1].pos_ == "PROPN":
+            lead.update((token.i, words[k - 1].i))  # "Huawei's" of the next name
+    return lead
 
 
 def _bare_list(gap: Span) -> bool:

@@ -201,7 +201,17 @@ def test_relation_finder_possessive_names_the_owned_feature(blank_nlp):
     # "it" refers back: the source is left to the post (its section or its title's library)
     ("Based on PyTorch dispatch mechanism, it allows the users to extend c10::GeneratorImpl.",
      {("BASED_ON", None, "Dispatcher")}),
-], ids=["list-ends-at-clause", "list-with-preposition", "anaphor"])
+    # the examples of a kind go on with the list, each owned by its maker (the Helion paged
+    # attention post); a maker's name with a name of its own between two targets ends it
+    ("vLLM can be executed on Intel GPUs, as well as custom accelerators like Google's TPU, "
+     "Huawei's Ascend NPU, or IBM Spyre.",
+     {("SUPPORTS", "vLLM", "Intel GPU"), ("SUPPORTS", "vLLM", "TPU"),
+      ("SUPPORTS", "vLLM", "Ascend NPU"), ("SUPPORTS", "vLLM", "IBM Spyre")}),
+    ("PyTorch had two generators: Mersenne Twister for CPU and Nvidia's cuRAND Philox for "
+     "CUDA.", {("SUPPORTS", "Mersenne Twister", "CPU"),
+               ("SUPPORTS", "cuRAND Philox", "CUDA")}),
+], ids=["list-ends-at-clause", "list-with-preposition", "anaphor", "examples-of-a-kind",
+        "maker-of-another-name"])
 def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text) if r[0] in ("BASED_ON", "SUPPORTS")}
     assert found == expected
