@@ -515,8 +515,9 @@ class EntityFinder:
         self._release = re.compile(  # a version, or a major that may open a list
             r"(?<![\w/@])(?P<library>" + libraries +
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
-        self._family = re.compile(
-            _START + rf"(?P<name>(?:{_alternatives(families[False], _inner_case_free)})"
+        models = _alternatives(families[False], _inner_case_free)
+        self._family = re.compile(  # "Claude Opus-4.8": a family's model, named by its own
+            _START + rf"(?:(?P<maker>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
         self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
@@ -714,7 +715,8 @@ class EntityFinder:
                         and len(first) > 2:  # "DenseNets" are the architecture DenseNet
                     name = m.group("name").removesuffix("s") if m.group("name").endswith(
                         "Nets") else m.group("name")
-                    yield self._known(doc, m, "model_name", "Model", name, "name")
+                    maker = "maker" in pattern.groupindex and m.group("maker")
+                    yield self._known(doc, m, "model_name", "Model", name, 0 if maker else "name")
 
     def _typed_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for pattern, label in ((_TYPED_LIBRARY, "Library"), (_APPOSITION, "Library"),
@@ -1133,7 +1135,10 @@ def _by_first_letter(alternatives: list[tuple[str, str]], ignore_case: bool = Tr
 def _inner_case_free(surface: str) -> str:
     """``surface`` as a pattern whose letters after the first match in any case: the family
     MiniMax is also written "Minimax M2.5", never "minimax" (a lower-case slug, such as
-    "kimi-k25-3node-h100", is a file's name, not the model's)."""
+    "kimi-k25-3node-h100", is a file's name, not the model's); an acronym's first letter
+    too ("gpt-5.5" is GPT's, so named by its maker)."""
+    if len(surface) > 1 and surface.isupper():
+        return "(?i:" + re.escape(surface) + ")"
     return re.escape(surface[0]) + "(?i:" + re.escape(surface[1:]) + ")"
 
 

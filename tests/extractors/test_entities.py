@@ -123,10 +123,20 @@ def test_issue12_toolkit_versions_are_releases(blank_nlp, text, name):
      {("Model", "BlockBERT"), ("Model", "RoFormer")}),
     ("This enables running Llama 2 7B and Llama3.1 8B on phones.",
      {("Model", "Llama 2 7B"), ("Model", "Llama3.1 8B")}),
+    # a family's model named with its maker's family, an acronym's in lower case (the Helion
+    # autotuning post of 2026)
+    ("We used Claude Opus-4.8 and gpt-5.5.", {("Model", "Opus-4.8"), ("Model", "gpt-5.5")}),
 ], ids=["family-size", "family-version", "family-size-word", "parameter-count", "suffix",
-        "spaced-parameter-count"])
+        "spaced-parameter-count", "maker-family-and-lower-case-acronym"])
 def test_issue12_model_names(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
+
+
+def test_a_family_before_its_model_is_no_model_of_its_own(blank_nlp):
+    """ "Claude Opus-4.8" is one model, and a project named after a family ("gpt-fast") none."""
+    models = {name for label, name in found(
+        blank_nlp, "We used Claude Opus-4.8 and the gpt-fast project.") if label == "Model"}
+    assert models == {"Opus-4.8"}
 
 
 @pytest.mark.parametrize("text", [
