@@ -8,8 +8,8 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
   (not a toolkit's version that starts a heading: "### CUDA 10.2 ... Deprecation");
 - API names: ``torch.*``, ``nn.*``/``np.*``/``linalg.*``/``dist.*``, ``<library>.<name>``
   ("tlx.async_dot"), a snake-case name called or typed ("an is_capturing() method", "the
-  syevj_batched kernel"), the members of a short module alias of a library the post names
-  ("hl.tile", "hl.grid");
+  syevj_batched kernel", "the kernels (unified_attention_2d)"), the members of a short module
+  alias of a library the post names ("hl.tile", "hl.grid");
 - libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
   ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
 - hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100"), vendor products
@@ -315,6 +315,10 @@ _DEFINED_HERE = re.compile(r"\b(?:define|defined|defining|write|wrote|writing)[ 
 _SNAKE_API = re.compile(
     r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|(?=[ \t]+(?:methods?|functions?"
     r"|kernels?|APIs?|ops?|operators?|primitives?)\b))")
+# "one of the kernels (unified_attention_2d)": the kind, then the name in parentheses.
+_KIND_THEN_SNAKE = re.compile(
+    r"\b(?:methods?|functions?|kernels?|APIs?|ops?|operators?|primitives?)[ \t]*\([ \t]*"
+    r"(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[ \t]*\)")
 
 # "pip install torchcomms", "pip install -U helion triton".
 _PIP_INSTALL = re.compile(
@@ -700,7 +704,7 @@ class EntityFinder:
                                   offset=m.start("names"))
         for m in _DOTTED_API.finditer(text):
             yield self._candidate(doc, m, "dotted_api", "Feature", m.group(0))
-        for m in _SNAKE_API.finditer(text):
+        for m in itertools.chain(_SNAKE_API.finditer(text), _KIND_THEN_SNAKE.finditer(text)):
             yield self._known(doc, m, "snake_api", "Feature", m.group("name"), "name")
         yield from _acting_snake_names(doc)
         for m in self._library_api.finditer(text):

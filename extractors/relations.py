@@ -388,7 +388,8 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     """Whether the trigger states its relation: not a plan, a negation or a past now over.
 
     A rule's ``not_after`` lists words that, right before the trigger, change its sense
-    ("as part of PyTorch's goal" is not a component).
+    ("as part of PyTorch's goal" is not a component), its ``not_heads`` the verbs whose phrase
+    the trigger opens that do ("implemented X in Helion").
     """
     doc, sentence = trigger.doc, index.sentence(trigger)
     before = doc[max(sentence.start, trigger.start - 3):trigger.start]
@@ -397,6 +398,8 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     if trigger.start > sentence.start and \
             doc[trigger.start - 1].lower_ in rule.not_after:
         return False
+    if index.parsed and trigger[0].head.lower_ in rule.not_heads:
+        return False  # "implemented X in Helion"
     last_break = index.last(index.breaks, sentence.start, trigger.start)
     clause_start = sentence.start if last_break is None else last_break + 1
     return not PAST_LEAD.match(index.text(clause_start, trigger.start))

@@ -42,6 +42,9 @@ naming the file and line. The fields:
     The source ends at most this many tokens before the trigger.
 ``not_after``
     Words that, right before the trigger, change its sense ("as part of a goal").
+``not_heads``
+    Words (lower case) whose phrase the trigger opens that change its sense ("implemented one
+    of the kernels in Helion": written in it, no part of it). Needs the parse.
 ``twins``
     A Library may be the source too, read as the Feature the type needs, which resolution
     keeps beside the Library and links by ``SAME_AS`` ("ExecuTorch is becoming a part of
@@ -87,6 +90,7 @@ class TriggerRule:
     implied: str = "section"
     max_gap: int | None = None
     not_after: tuple[str, ...] = ()
+    not_heads: tuple[str, ...] = ()
     twins: bool = False
 
     @property

@@ -462,6 +462,10 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("Control flow capture landed, with Inductor ordering support added by Paul Zhang (Meta).",
      set()),
     ("FlexAttention: The Flexibility of PyTorch with the Performance of FlashAttention.", set()),
+    # what is written in a library is no part of it (the Helion paged attention post)
+    ("We implemented one of the kernels (unified_attention_2d) in Helion as a backend.",
+     set()),
+    ("For example, we have written PagedAttention in Triton and it is portable.", set()),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "company-of-a-noun", "library-among-parts", "instrument-in-library",
         "listed-backend",
@@ -479,7 +483,7 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
         "contributors-to-no-company", "semicolon-ends-the-sources", "extends",
         "part-added-by", "a-kind-then-a-colon", "no-kind-before-the-colon",
-        "ordering-support-added-by", "title-colon-of"])
+        "ordering-support-added-by", "title-colon-of", "implemented-in", "written-in"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}

@@ -132,6 +132,12 @@ def test_issue12_model_names(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
 
+def test_a_snake_case_name_after_its_kind_is_an_api(blank_nlp):
+    """The Helion paged attention post: "one of the kernels (unified_attention_2d)"."""
+    assert ("Feature", "unified_attention_2d") in found(
+        blank_nlp, "We ported one of the kernels (unified_attention_2d) to Helion.")
+
+
 def test_a_family_before_its_model_is_no_model_of_its_own(blank_nlp):
     """ "Claude Opus-4.8" is one model, and a project named after a family ("gpt-fast") none."""
     models = {name for label, name in found(
