@@ -40,6 +40,9 @@ Paszke"), social links ("follow us on Twitter"), people's surnames ("DeVries"), 
 phrases ("query-heads-per-kv-head (QpKV)"), the rows of a results table ("SpaceInvaders 7727 ±
 1121").
 
+A device the pack names as its maker (``"maker"``: "Arm") is the company where a post speaks of
+one ("Arm's TOSA", "Arm has worked with Meta", "by NVIDIA, ARM, and Intel").
+
 It writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name),
 ``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's or library's name holds:
 "Android GPU backend", "DuaLip-GPU") and ``doc.spans["ptkg_stability"]`` (stability markers,
@@ -462,6 +465,7 @@ class EntityFinder:
         self.labels: dict[str, str] = {}  # canonical name -> label
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
+        self.makers: dict[str, str] = {}  # device named as its maker ("Arm") -> the company
         self._release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
         self._family: re.Pattern | None = None
@@ -501,6 +505,8 @@ class EntityFinder:
                 self.library_names[surface.lower()] = canonical
             if label == "Hardware":
                 self.kinds[canonical] = record.get("kind", "device")
+                if record.get("maker"):
+                    self.makers[canonical] = record["maker"]
             elif label == "Library" and record.get("kind"):  # "domain": torchvision, ...
                 self.kinds[canonical] = record["kind"]
             if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models;
@@ -536,8 +542,8 @@ class EntityFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
         candidates = self.candidates(doc, text)
-        chosen = _shared_device_heads(_renamed(_select(candidates), text, self.labels), text,
-                                      self.known)
+        chosen = self._as_makers(_shared_device_heads(
+            _renamed(_select(candidates), text, self.labels), text, self.known), text)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
@@ -545,6 +551,20 @@ class EntityFinder:
             if (span := _char_span(doc, m.start(), m.end(), m.group(1).lower()))
         ]
         return doc
+
+    def _as_makers(self, spans: list[Span], text: str) -> list[Span]:
+        """A device named as its maker ("Arm") is the company where the post speaks of one:
+        an owner ("Arm's TOSA"), a verb's subject ("Arm has worked with Meta"), an item of a
+        list of companies ("introduced by NVIDIA, ARM, and Intel")."""
+        found = list(spans)
+        for i, span in enumerate(spans):
+            maker = self.makers.get(span.id_) if span.label_ == "Hardware" else None
+            if maker is not None and (_POSSESSIVE.match(text, span.end_char)
+                                      or _acting_subject(span)
+                                      or _listed_with_companies(spans, i, text)):
+                found[i] = Span(span.doc, span.start, span.end, label="Organization",
+                                span_id=maker)
+        return found
 
     def candidates(self, doc: Doc, text: str | None = None) -> list[Candidate]:
         """Every name the pack and the rules read in ``doc``, overlapping, each with its rule,
@@ -1352,6 +1372,25 @@ def _alias_members(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Cand
             span = _char_span(doc, m.start(), m.end(), "Feature", m.group(0))
             if span is not None:
                 yield Candidate(RULES["alias_member"], span, "alias_member")
+
+
+_POSSESSIVE = re.compile(r"['’]s\b")
+_LIST_GAP = re.compile(r"[ \t]*(?:,[ \t]*)?(?:(?:and|or)[ \t]+)?")
+
+
+def _acting_subject(span: Span) -> bool:
+    """Whether a name is the subject of a verb it does ("Arm offers reference designs"), not
+    one done to it ("Arm is supported"). Needs the parse."""
+    return span.root.dep_ == "nsubj" and span.root.head.pos_ == "VERB"
+
+
+def _listed_with_companies(spans: list[Span], i: int, text: str) -> bool:
+    """Whether the name ``spans[i]`` stands in a list beside a company: "NVIDIA, ARM, and
+    Intel"."""
+    return any(0 <= j < len(spans) and spans[j].label_ == "Organization"
+               and _LIST_GAP.fullmatch(text[min(spans[i].end_char, spans[j].end_char):
+                                            max(spans[i].start_char, spans[j].start_char)])
+               for j in (i - 1, i + 1))
 
 
 def _as_one_word(candidate: Candidate, types: dict) -> Candidate:

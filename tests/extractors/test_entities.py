@@ -132,6 +132,20 @@ def test_issue12_model_names(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
 
+@pytest.mark.parametrize(("text", "label"), [
+    ("Arm has worked with Meta to bring it to phones.", "Organization"),
+    ("It leverages the expressiveness of Arm’s TOSA.", "Organization"),
+    ("The format was introduced by NVIDIA, ARM, and Intel in a paper.", "Organization"),
+    ("The operators run on Arm.", "Hardware"),
+    ("Arm is supported since 1.8.", "Hardware"),
+], ids=["subject", "owner", "list-of-companies", "device", "passive-subject"])
+def test_a_device_named_as_its_maker_is_the_company_where_a_post_speaks_of_one(
+        english_nlp, text, label):
+    """The Ethos-U85, float8 and low-bit operator posts: Arm, the company and the device."""
+    doc = english_nlp(text)
+    assert {s.label_ for s in doc.spans["ptkg"] if s.id_ == "Arm"} == {label}
+
+
 def test_a_snake_case_name_after_its_kind_is_an_api(blank_nlp):
     """The Helion paged attention post: "one of the kernels (unified_attention_2d)"."""
     assert ("Feature", "unified_attention_2d") in found(
