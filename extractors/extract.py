@@ -1784,9 +1784,9 @@ _NAMED_BASE = re.compile(r"(?<![\w.-])(?P<base>[\w.]+)-based\s+\S")
 
 def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact]:
     """A feature named for a feature or library of the post it is based on ("RPC-based
-    Profiling", "torch.export-based quantization"), or for the library it supports ("rocSHMEM
-    support"), a name the finder found or a heading a release introduces ("[Stable] Switch to
-    CMake-based build")."""
+    Profiling", "torch.export-based quantization"), for the library it supports ("rocSHMEM
+    support") or for what a technique is done to ("FlexAttention pipelining"), a name the
+    finder found or a heading a release introduces ("[Stable] Switch to CMake-based build")."""
     bases = {s.text.lower(): s for s in spans if s.label_ in BASE_LABELS}
     named = [(_entity(s), _sentence_holding(s)) for s in spans if s.label_ == "Feature"] + [
         (f.target, doc.char_span(f.start, f.end, alignment_mode="expand")) for f in facts
@@ -1799,6 +1799,9 @@ def _named_for_base(doc: Doc, spans: list[Span], facts: list[Fact]) -> list[Fact
         if base is None and rest and _SUPPORT_NAME.match(rest):  # "rocSHMEM support": built
             base = bases.get(first.lower())  # on the library it is named for
             base = base if base is not None and base.label_ == "Library" else None
+        words = feature.name.split()
+        if base is None and len(words) > 1 and re.fullmatch(r"[a-z]+ing", words[-1]):
+            base = bases.get(words[-2].lower())  # "FlexAttention pipelining"
         if base is not None and _entity(base) != feature and evidence is not None:
             found.append(_code_fact("based_on.named_based", feature, _entity(base), evidence))
     return found

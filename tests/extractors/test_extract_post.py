@@ -212,6 +212,15 @@ def test_a_feature_named_for_the_library_it_supports_is_based_on_it():
     assert based == {("BASED_ON", "rocSHMEM support", "rocSHMEM")}
 
 
+def test_a_technique_named_for_what_it_is_done_to_is_based_on_it(corpus_dir):
+    """The 2.12 post's "**ROCm: Inductor FlexAttention pipelining**" pipelines FlexAttention."""
+    post = corpus_dir / "2026" / "markdown" / "20260513_pytorch-2-12-release-blog.md"
+    text = post.read_text(encoding="utf8").split("\n", 1)[1]
+    based = {f for f in triples_of(text, "PyTorch 2.12 Release Blog", "en_core_web_sm")
+             if f[0] == "BASED_ON"}
+    assert ("BASED_ON", "Inductor FlexAttention pipelining", "FlexAttention") in based
+
+
 def test_a_feature_now_at_a_level_is_introduced_at_it():
     """The 2.2 library post: "It is now stable!" is the feature the sentence before is about,
     introduced by the section's release; the evidence holds both sentences."""
