@@ -9,7 +9,8 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
 - API names: ``torch.*``, ``nn.*``/``np.*``/``linalg.*``/``dist.*``, ``<library>.<name>``
   ("tlx.async_dot"), a snake-case name called or typed ("an is_capturing() method", "the
   syevj_batched kernel", "the kernels (unified_attention_2d)"), the members of a short module
-  alias of a library the post names ("hl.tile", "hl.grid");
+  alias of a library the post names ("hl.tile", "hl.grid"), a feature named with its number
+  format ("FP8 semi-structured sparsity", "float8 all_gather");
 - libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
   ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
 - hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100"), vendor products
@@ -84,6 +85,7 @@ RULES = {
     "library_api": PRIORITY["api"], "device_code": PRIORITY["api"],
     "device_family": PRIORITY["api"], "codename": PRIORITY["api"],
     "snake_api": PRIORITY["api"], "alias_member": PRIORITY["api"],
+    "precision_variant": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
     "quoted_backend": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
@@ -578,6 +580,7 @@ class EntityFinder:
         found.extend(_members_again(doc, text, found))
         found.extend(_spaced_names(doc, text, found))
         found.extend(_alias_members(doc, text, found))
+        found.extend(_precision_variants(doc, text, found))
         return self._typed(doc, text, found)
 
     def _makers(self, doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
@@ -1053,6 +1056,30 @@ def _spaced_names(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candi
                               whole.span.id_)
             if span is not None:
                 yield whole._replace(span=span)
+
+
+#: A number format right before a name: "FP8 " of "FP8 semi-structured sparsity".
+_PRECISION_BEFORE = re.compile(
+    r"(?<![\w.-])((?:[Ff][Pp]|[Ii][Nn][Tt]|[Bb][Ff])\d{1,2}|(?:b?float|uint)\d{1,2}|NVFP4|MXFP\d)"
+    r"[ \t]+$")
+
+
+def _precision_variants(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Candidate]:
+    """A feature named with the number format it works in is a feature of its own: "FP8
+    semi-structured sparsity" (added by another team than the 2:4 sparsity it extends),
+    "int4 weight-only quantization"."""
+    for candidate in found:
+        span = candidate.span
+        if span.label_ != "Feature" or "." in span.text or not re.search(r"[a-z]{3}", span.text) \
+                or "precision" in span.text.lower():
+            continue  # "bfloat16 torch.compiled": an API; "float16 Automatic Mixed Precision": AMP
+        start = span.start_char
+        m = _PRECISION_BEFORE.search(text, max(0, start - 12), start)
+        if m is not None:
+            name = f"{m.group(1)} {span.text}"
+            whole = _char_span(doc, m.start(1), span.end_char, "Feature", name)
+            if whole is not None:
+                yield Candidate(RULES["precision_variant"], whole, "precision_variant")
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -146,6 +146,26 @@ def test_a_device_named_as_its_maker_is_the_company_where_a_post_speaks_of_one(
     assert {s.label_ for s in doc.spans["ptkg"] if s.id_ == "Arm"} == {label}
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # a feature named with its number format (the 2.12 post, float8 with FSDP2)
+    ("It is faster, with FP8 semi-structured sparsity added by Benji Beck (Meta).",
+     "FP8 semi-structured sparsity"),
+    ("We use float8 all_gather() to cut the communication.", "float8 all_gather"),
+], ids=["format-and-feature", "format-and-api"])
+def test_a_feature_named_with_its_number_format_is_a_feature_of_its_own(blank_nlp, text,
+                                                                         expected):
+    assert ("Feature", expected) in found(blank_nlp, text)
+
+
+def test_a_number_format_before_an_api_or_mixed_precision_names_no_feature(blank_nlp):
+    """ "bfloat16 torch.compiled" models, "float16 Automatic Mixed Precision": the format the
+    API or AMP works in, no feature of its own."""
+    names = {name for _, name in found(
+        blank_nlp, "Square markers are bfloat16 torch.compile runs with float16 Automatic Mixed "
+        "Precision (AMP).")}
+    assert not {n for n in names if n.startswith(("bfloat16", "float16"))}
+
+
 def test_a_snake_case_name_after_its_kind_is_an_api(blank_nlp):
     """The Helion paged attention post: "one of the kernels (unified_attention_2d)"."""
     assert ("Feature", "unified_attention_2d") in found(
