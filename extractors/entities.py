@@ -14,7 +14,8 @@ that generalize to names the pack has never seen (:data:`RULES`, each with its p
 - libraries: ``torch*``/``Torch*``/``*Torch`` names, vendor families (``cu*``/``hip*``/``roc*``/
   ``one*``, ``*CCL``, ``*SHMEM``), the packages of "pip install <name>";
 - hardware: accelerator codes (H100, GB300, MI350X, gfx950, "8xA100"), vendor products
-  ("NVIDIA B200 GPUs" is B200, "Intel Data Center GPU Max Series", "Intel Arc Graphics"), the
+  ("NVIDIA B200 GPUs" is B200, "Intel Data Center GPU Max Series", "Intel Arc Graphics", "Intel
+  Core Ultra processors" is the Intel Core Ultra), the
   model numbers of a device family of the pack (``"family": true``: "Ethos-U55",
   "Corstone-320") and a code name in parentheses ("(Codename Lunar Lake)");
 - models: a family of the pack (``"family": true``) with a version or size
@@ -433,7 +434,7 @@ _NOT_A_NAME = re.compile(
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+"
-    r"(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator|Graphics)s?"
+    r"(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator|Graphics|processor)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
 # The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
 _PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
@@ -681,6 +682,7 @@ class EntityFinder:
         for m in _HARDWARE_PRODUCT.finditer(text):
             name = re.sub(r"[®™]", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
+            name = name.removesuffix(" processor")  # "Intel Core Ultra processors": the family
             yield self._candidate(doc, m, "vendor_product", "Hardware",
                                   self._product_model(name) or name)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature

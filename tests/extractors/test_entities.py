@@ -62,7 +62,10 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
       ("Hardware", "Cooper Lake")}),
     ("Supports Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows 10/11.",
      {("Platform", "Ubuntu"), ("Platform", "SUSE Linux"), ("Platform", "Red Hat Linux")}),
-], ids=["device-family-models", "reference-design", "codenames", "linux-distributions"])
+    ("It brings Intel® Client GPUs (Intel® Core™ Ultra processors with built-in graphics).",
+     {("Hardware", "Intel Core Ultra")}),
+], ids=["device-family-models", "reference-design", "codenames", "linux-distributions",
+        "vendor-processors"])
 def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
     """The ExecuTorch Ethos-U85 and Intel GPU support in 2.5 posts: a model number of a device
     family the alias pack names ("family": true) is a device of it, whichever number; a code
