@@ -239,6 +239,7 @@ _ACRONYM_HEADS = {
     "Library": {"Library", "Libraries", "Toolkit", "Framework", "Compiler", "Language", "Runtime",
                 "Engine", "Kernel", "Kernels", "Language Extensions"},
     "Organization": {"Foundation", "Labs", "Laboratory", "Institute", "Corporation"},
+    "Feature": {"Architecture", "Interface", "Representation"},  # "... Set Architecture (TOSA)"
 }
 
 # A line that cites a paper: a year and the words of a reference.
@@ -391,6 +392,7 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
 #: Verbs a line of changes opens with before a name: "Added Kaldi Pitch feature".
 _LEAD_VERBS = {"Added", "Adds", "Introduced", "Introduces", "Improved", "Updated", "Enabled",
                "Exposed", "Extended", "Released"}
+_DETERMINERS = {"The", "This", "That", "These", "Those", "Our", "Its", "Their", "A", "An"}
 _NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
               "He", "She", "There", "Here", "Which", "Who", "Python", "C++", "A", "An",
               "Its", "Their", "Each", "Every", "Any", "Native", "Default", "Standard", "Core",
@@ -857,9 +859,10 @@ class EntityFinder:
                       if m.group("head") in heads or last_two in heads), None)
         words = [w for w in re.split(r"[\s-]+", expansion) if w[0].isupper()]
         capitals = [c for c in acronym if c.isupper()]
+        spelled = [w[0] for w in words] == capitals  # "Tensor Operator Set Architecture"
         if label is None or sum(c.isupper() for c in acronym) < 2 or \
                 capitals[0] != words[0][0] or len(capitals) > len(words) + 1 or \
-                expansion.split()[0] in _NOT_NAMES:
+                expansion.split()[0] in (_DETERMINERS if spelled else _NOT_NAMES):
             return
         label, name = self.known.get(expansion.lower()) or self.known.get(acronym.lower()) or (
             label, acronym if label == "Library" else expansion)

@@ -221,6 +221,13 @@ def test_issue12_libraries_by_their_context(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
 
+def test_an_acronym_spelled_by_its_expansion_names_an_architecture(blank_nlp):
+    """The Ethos-U85 post: "Arm's Tensor Operator Set Architecture (TOSA)" is a feature, though
+    "Tensor" alone opens no name ("our core Tensor library")."""
+    assert ("Feature", "Tensor Operator Set Architecture") in found(
+        blank_nlp, "It uses the expressiveness of Arm’s Tensor Operator Set Architecture (TOSA).")
+
+
 def test_issue12_a_typed_name_types_its_other_mentions(blank_nlp):
     """ "TokenSpeed inference engine" makes every "TokenSpeed" of the post a library."""
     rules = rules_of(blank_nlp, "TokenSpeed is fast. The TokenSpeed inference engine wins.")
