@@ -621,6 +621,7 @@ class Section:
     hardware: Entity | None = None
     marked: str | None = None  # the stability word the feature's own line states: "beta"
     library: Entity | None = None  # the library of a subsection of the core release's section
+    changed: bool = False  # its heading tells of a change to an API: "torch.export now supports"
 
 
 def _marks_no_features(doc: Doc, subject: Entity | None, markup: str) -> bool:
@@ -700,6 +701,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     top = min((line.level for line in lines if line.kind == "heading" and line.level), default=0)
     nested: Entity | None = None  # a library whose subsection of a release section this is
     prose = False  # a paragraph was read: bold lines before it are the by-line, not features
+    changed = False
     for line in lines:
         inside = by_line[line.start]
         text = _text(doc)[line.start:line.end]
@@ -767,13 +769,24 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             fact = _unmarked_line_fact(doc, line, inside, release, context)
         if fact is not None and fact.type == "INTRODUCES":
             feature, marked = fact.target, fact.stability
+            changed = _tells_of_a_change(text, feature)
         elif fact is not None and fact.rule in _ANNOUNCED_RULES:
-            feature, marked = fact.source, None
+            feature, marked, changed = fact.source, None, False
         elif feature != before or line.kind == "heading":
-            marked = None
+            marked, changed = None, False
         prose = prose or line.kind == "text"
         section_hardware = hardware[-1][1] if hardware else None
-        yield line, Section(release, feature, section_hardware, marked, nested), fact
+        yield line, Section(release, feature, section_hardware, marked, nested, changed), fact
+
+
+def _tells_of_a_change(heading: str, feature: Entity) -> bool:
+    """Whether a heading that names an API tells of a change to it, not of the API: "`torch.export`
+    now supports Microscaling (MX) quantization formats", "Capture Control flow with torch.cond
+    within CUDA Graph"; not "`torch.accelerator.Graph`: Device Agnostic ... API"."""
+    words = " ".join(re.sub(r"[`*#]", " ", heading).split()).replace(" :", ":")
+    words = re.sub(r"^\w+:\s+", "", words)  # "ROCm: rocSHMEM support"
+    return DOTTED_API.fullmatch(feature.name) is not None and words != feature.name \
+        and not words.startswith(feature.name + ":")
 
 
 def _marks_line(doc: Doc, line: Line, marker: Span) -> bool:
@@ -1982,6 +1995,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             continue
         if source is None and section.feature is not None \
                 and section.feature.label in RELATION_TYPES[relation.type].sources:
+            if relation.type == "DEVELOPED_BY" and section.changed:
+                continue  # "torch.export now supports MX ... Contributed by (ARM)": the change
             source = section.feature
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic

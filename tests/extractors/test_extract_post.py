@@ -221,6 +221,19 @@ def test_a_technique_named_for_what_it_is_done_to_is_based_on_it(corpus_dir):
     assert ("BASED_ON", "Inductor FlexAttention pipelining", "FlexAttention") in based
 
 
+def test_a_contribution_to_a_change_of_an_api_does_not_make_the_api(corpus_dir):
+    """The 2.12 post: "Contributed by ... (Intel)" under "`torch.accelerator.Graph`: Device
+    Agnostic ... API" made that new API; under "`torch.export` now supports Microscaling (MX)
+    quantization formats" and "Capture Control flow with torch.cond within CUDA Graph" the
+    contribution is the change, not torch.export or torch.cond."""
+    post = corpus_dir / "2026" / "markdown" / "20260513_pytorch-2-12-release-blog.md"
+    text = post.read_text(encoding="utf8").split("\n", 1)[1]
+    made = {f[1:3] for f in triples_of(text, "PyTorch 2.12 Release Blog", "en_core_web_sm")
+            if f[0] == "DEVELOPED_BY"}
+    assert ("torch.accelerator.Graph", "Intel") in made
+    assert not {m for m in made if m[0] in ("torch.export", "torch.cond")}
+
+
 def test_a_feature_now_at_a_level_is_introduced_at_it():
     """The 2.2 library post: "It is now stable!" is the feature the sentence before is about,
     introduced by the section's release; the evidence holds both sentences."""
