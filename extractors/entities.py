@@ -532,7 +532,7 @@ class EntityFinder:
             r")(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
         models = _alternatives(families[False], _inner_case_free)
         self._family = re.compile(  # "Claude Opus-4.8": a family's model, named by its own
-            _START + rf"(?:(?P<maker>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
+            _START + rf"(?:(?P<outer>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")
         self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
@@ -746,8 +746,8 @@ class EntityFinder:
                         and len(first) > 2:  # "DenseNets" are the architecture DenseNet
                     name = m.group("name").removesuffix("s") if m.group("name").endswith(
                         "Nets") else m.group("name")
-                    maker = "maker" in pattern.groupindex and m.group("maker")
-                    yield self._known(doc, m, "model_name", "Model", name, 0 if maker else "name")
+                    outer = "outer" in pattern.groupindex and m.group("outer")
+                    yield self._known(doc, m, "model_name", "Model", name, 0 if outer else "name")
 
     def _typed_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for pattern, label in ((_TYPED_LIBRARY, "Library"), (_APPOSITION, "Library"),

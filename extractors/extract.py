@@ -1827,7 +1827,8 @@ def _sentence_holding(span: Span) -> Span:
 
 
 def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
-    """A feature whose name names hardware or a platform ("Android GPU backend") supports it."""
+    """A feature or library whose name names hardware or a platform ("Android GPU backend",
+    "DuaLip-GPU") supports it."""
     holding = _holders([s for s in spans if s.label_ in ("Feature", "Library")])
     return [_code_fact("supports.named_in_feature", _entity(feature), _entity(device),
                        feature.sent)

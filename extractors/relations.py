@@ -388,7 +388,7 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
     """Whether the trigger states its relation: not a plan, a negation or a past now over.
 
     A rule's ``not_after`` lists words that, right before the trigger, change its sense
-    ("as part of PyTorch's goal" is not a component), its ``not_heads`` the verbs whose phrase
+    ("as part of PyTorch's goal" is not a component), its ``not_heads`` the words whose phrase
     the trigger opens that do ("implemented X in Helion").
     """
     doc, sentence = trigger.doc, index.sentence(trigger)
