@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import ALIAS_MEMBER, TOOLKITS
-from ptkg.extractors.relations import BASE_LABELS, PAST_LEAD
+from ptkg.extractors.relations import ANY_DEVICE, BASE_LABELS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     CAPTION,
@@ -1089,8 +1089,6 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     return facts
 
 
-#: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
-_ANY_DEVICE = {"CPU", "GPU"}
 #: What a sentence would do, or would have done: a past or a plan, not what is supported.
 _WOULD = re.compile(r"\bwould\b", re.I)
 #: A line that names a document, not a fact: "* iOS/Android Tutorial", "* Android demo app".
@@ -1109,7 +1107,7 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     would be used", "the same path that was previously CUDA-only"). The evidence is the line."""
     text = _text(doc)
     devices = [s for s in inside if s.label_ in DEVICE_LABELS
-               and s.id_ not in _ANY_DEVICE and s.id_ not in feature.name
+               and s.id_ not in ANY_DEVICE and s.id_ not in feature.name
                and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
                and not _WAS_BEFORE.search(text, s.sent.start_char, s.start_char)
                and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)]

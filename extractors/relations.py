@@ -431,6 +431,9 @@ _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
 
+#: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
+ANY_DEVICE = {"CPU", "GPU"}
+
 
 def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
     """The targets a trigger governs: the first within ``lead`` words, and those listed with it.
@@ -446,6 +449,10 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     chosen = []
     covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:
+        if chosen and chosen[-1].id_ in ANY_DEVICE and _opens_examples(
+                doc[chosen[-1].end:target.start]):
+            chosen[-1] = target  # "newer GPUs (e.g., Blackwell)": the examples say which
+            continue
         if chosen and _other_name(doc[chosen[-1].end:target.start]):
             if _opens_kinds(chosen[-1], target):  # "Linux (Ubuntu, SUSE Linux and ...)"
                 chosen.append(target)
@@ -456,6 +463,12 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
         chosen.append(target)
     owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch
+
+
+def _opens_examples(gap: Span) -> bool:
+    """Whether a gap opens an aside of examples: " (e.g., " of "GPUs (e.g., Blackwell)"."""
+    words = [t for t in gap if not t.is_space]
+    return len(words) > 1 and words[0].text == "(" and words[1].lower_ in _EXAMPLE_WORDS
 
 
 def _opens_kinds(device: Span, target: Span) -> bool:

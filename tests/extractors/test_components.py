@@ -535,12 +535,13 @@ def test_a_passive_this_is_the_sections_feature(english_nlp):
     ("To support model scaling on TPUs, we implemented FSDP for PyTorch/XLA.",
      {("SUPPORTS", "FSDP", "TPU")}),
     # an aside in parentheses does not end a list; one that names kinds of the device before
-    # it (the Linux distributions of the Intel GPU post), or gives examples, adds to it
+    # it (the Linux distributions of the Intel GPU post) adds to it, and the examples of a
+    # device too generic to say anything (GPUs, CPUs) say which (the 2.12 post)
     ("* Supports Linux (Ubuntu, SUSE Linux and Red Hat Linux) and Windows 10/11.",
      {("SUPPORTS", None, "Linux"), ("SUPPORTS", None, "Windows"), ("SUPPORTS", None, "Ubuntu"),
       ("SUPPORTS", None, "SUSE Linux"), ("SUPPORTS", None, "Red Hat Linux")}),
     ("Users running on newer GPUs (e.g., Blackwell) should use the CUDA 13.0+ wheels.",
-     {("SUPPORTS", None, "GPU"), ("SUPPORTS", None, "Blackwell")}),
+     {("SUPPORTS", None, "Blackwell")}),
     # builds for a device: "Windows binary releases", "ROCm wheels"; not the verb
     ("We now publish ROCm wheels.", {("SUPPORTS", None, "ROCm")}),
     ("PyTorch builds on Linux are tested nightly.", set()),
