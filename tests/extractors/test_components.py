@@ -466,6 +466,10 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     ("We implemented one of the kernels (unified_attention_2d) in Helion as a backend.",
      set()),
     ("For example, we have written PagedAttention in Triton and it is portable.", set()),
+    # a library enabled by a company's engineer was brought in by it, not made (the 2.12 post)
+    ("hipSPARSELt enabled by rraminen (AMD) (PR #170852), with FP8 semi-structured sparsity "
+     "added by Benji Beck (Meta) (PR #179310).",
+     {("DEVELOPED_BY", "FP8 semi-structured sparsity", "Meta")}),
 ], ids=["verb-ends-list", "name-before-it", "depends-on", "owner-one-line", "but-previously",
         "possessive-verb", "company-of-a-noun", "library-among-parts", "instrument-in-library",
         "listed-backend",
@@ -483,7 +487,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "replaces-after-a-relative-clause", "formerly-a-cut-name", "contributor-to",
         "contributors-to-no-company", "semicolon-ends-the-sources", "extends",
         "part-added-by", "a-kind-then-a-colon", "no-kind-before-the-colon",
-        "ordering-support-added-by", "title-colon-of", "implemented-in", "written-in"])
+        "ordering-support-added-by", "title-colon-of", "implemented-in", "written-in",
+        "library-enabled-by"])
 def test_relation_finder_reads_only_what_is_said(english_nlp, text, expected):
     found = {r for r in relations_found(english_nlp, text)
              if r[0] in ("BASED_ON", "PART_OF", "DEVELOPED_BY", "REPLACES") or r[2] == "CPU"}
