@@ -297,7 +297,7 @@ class RelationFinder:
             sources = [e for e in sources if e.start >= trigger.end]
         for target in chosen:  # what a rule reads as targets together is none's source
             candidates = [s for s in sources if s not in chosen and s.id_ != target.id_
-                          and not (rule.label == "PART_OF" and _instrument(s))]
+                          and not (rule.label in ("PART_OF", "SUPPORTS") and _instrument(s))]
             named = _named_after(target, candidates) if rule.choose == "named_after" else None
             found, anaphor = ([named], False) if named is not None else _sources(
                 rule, trigger, candidates, clause, index)
@@ -714,7 +714,8 @@ def _noun_subject(trigger: Span, covered: set[int]) -> Token | None:
 
 def _instrument(name: Span) -> bool:
     """Whether a name is what something else is made with: in "implementations of datasets
-    with DataPipes in TorchVision" the datasets are TorchVision's, not DataPipes."""
+    with DataPipes in TorchVision" the datasets are TorchVision's, not DataPipes; what "FP8
+    inputs are supported through hipSPARSELt on MI350X" runs there are the inputs."""
     root = name.root
     return root.dep_ == "pobj" and root.head.lower_ in ("with", "using", "via", "through")
 
