@@ -420,10 +420,18 @@ _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though",
 
 
 def _clause_end(trigger: Span, index: _DocIndex) -> int:
-    """Token index where the clause that holds the trigger ends."""
+    """Token index where the clause that holds the trigger ends: at a clause word, or at a
+    participle a comma opens ("supports fused=True, performing the step in a single CUDA
+    kernel": the kernel is not what it supports)."""
     sentence = index.sentence(trigger)
     found = index.first(index.breaks, trigger.end, sentence.end)
-    return sentence.end if found is None else found
+    end = sentence.end if found is None else found
+    if index.parsed:
+        doc = trigger.doc
+        end = next((t.i for t in doc[trigger.end:end - 1] if t.text == ","
+                    and doc[t.i + 1].tag_ == "VBG"
+                    and doc[t.i + 1].lower_ not in _EXAMPLE_WORDS | _CONJUNCTIONS), end)
+    return end
 
 
 _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}

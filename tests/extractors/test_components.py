@@ -550,12 +550,19 @@ def test_a_passive_this_is_the_sections_feature(english_nlp):
     # what something is supported through does not run there itself (the 2.12 post)
     ("FP8 (float8_e4m3fn) inputs are also now supported through hipSPARSELt on MI350X "
      "(gfx950), with FP32 output.", set()),
+    # a participle a comma opens ends what the trigger governs; "including" lists on (the
+    # 2.12 post; the 2.2 post)
+    ("The Adagrad optimizer now supports fused=True, performing the entire optimizer step in a "
+     "single CUDA kernel.", set()),
+    ("Note that AOTInductor supports the same backends as Inductor, including CUDA, ROCm, and "
+     "CPU.", {("SUPPORTS", "AOTInductor", "CUDA"), ("SUPPORTS", "AOTInductor", "ROCm"),
+              ("SUPPORTS", "AOTInductor", "CPU")}),
     # builds for a device: "Windows binary releases", "ROCm wheels"; not the verb
     ("We now publish ROCm wheels.", {("SUPPORTS", None, "ROCm")}),
     ("PyTorch builds on Linux are tested nightly.", set()),
 ], ids=["modifiers-listed", "modifier-after-a-phrase", "owned", "purpose-then-source",
         "purpose-of-the-reader", "purpose-of-a-feature", "aside-in-a-list", "aside-of-examples",
-        "supported-through",
+        "supported-through", "participle-ends-the-clause", "including-lists-on",
         "device-wheels", "builds-a-verb"])
 def test_relation_finder_reads_device_support(english_nlp, text, expected):
     assert {r for r in relations_found(english_nlp, text) if r[0] == "SUPPORTS"} == expected
