@@ -1067,10 +1067,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
                     facts.append(replace(fact, type="PART_OF", source=fact.target,
                                          target=section.library, stability=None, stated=None,
                                          rule=CODE_RULES["part_of.core_library_section"].id))
-            if fact.type == "INTRODUCES" and section.hardware is not None:
-                facts.append(replace(fact, type="SUPPORTS", source=fact.target,
-                                     target=section.hardware, stability=None, stated=None,
-                                     rule=CODE_RULES["supports.section_hardware"].id))
+            facts.extend(_on_section_hardware([fact], section))
         elif section.release is not None and section.marked is None and item:
             facts.extend(_added_features(doc, line, by_line[line.start], section.release))
         if fact is None and line.kind != "code" and section.release is not None:
@@ -1081,12 +1078,24 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_now_at_level(doc, line, by_line[line.start], section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
-            facts.extend(_said_new(doc, line, by_line[line.start], section.release))
+            said_new = _said_new(doc, line, by_line[line.start], section.release)
+            facts.extend(said_new + _on_section_hardware(said_new, section))
         if line.kind != "code":
             facts.extend(_adding_with_release(doc, by_line[line.start]))
         if fact is None and line.kind in ("text", "bullet") and section.feature is not None:
             facts.extend(_section_devices(doc, line, by_line[line.start], section.feature))
     return facts
+
+
+def _on_section_hardware(facts: list[Fact], section: Section) -> list[Fact]:
+    """What a release introduces in a section about hardware supports it: "### ROCm", then
+    "**ROCm: rocSHMEM support**"; "**MPS: Metal-4 offline shader compilation**", then "A
+    companion API (`torch._C._mps_loadMetalllib`) was also added"."""
+    if section.hardware is None:
+        return []
+    return [replace(fact, type="SUPPORTS", source=fact.target, target=section.hardware,
+                    stability=None, stated=None, rule=CODE_RULES["supports.section_hardware"].id)
+            for fact in facts if fact.type == "INTRODUCES"]
 
 
 #: What a sentence would do, or would have done: a past or a plan, not what is supported.

@@ -237,7 +237,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
              "an unmarked leaf heading or bold lead line of a section that lists features, "
              "with the stability the section states"),
     CodeRule("supports.section_hardware", "SUPPORTS",
-             "a feature under a hardware heading ('### ROCm') supports that hardware"),
+             "a feature a release introduces under a hardware heading ('### ROCm'), by its "
+             "own heading or in the section's prose, supports that hardware"),
     CodeRule("supports.in_feature_section", "SUPPORTS",
              "hardware or a platform the body of a feature's section names"),
     CodeRule("supports.marked_heading", "SUPPORTS",

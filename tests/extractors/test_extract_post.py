@@ -234,6 +234,16 @@ def test_a_contribution_to_a_change_of_an_api_does_not_make_the_api(corpus_dir):
     assert not {m for m in made if m[0] in ("torch.export", "torch.cond")}
 
 
+def test_what_a_release_adds_in_a_hardware_section_supports_it(corpus_dir):
+    """The 2.12 post's MPS section: the companion API "was also added" supports MPS, as the
+    section's heading feature does."""
+    post = corpus_dir / "2026" / "markdown" / "20260513_pytorch-2-12-release-blog.md"
+    text = post.read_text(encoding="utf8").split("\n", 1)[1]
+    facts = triples_of(text, "PyTorch 2.12 Release Blog", "en_core_web_sm")
+    assert {("SUPPORTS", "torch._C._mps_loadMetalllib", "MPS"),
+            ("INTRODUCES", "PyTorch 2.12", "torch._C._mps_loadMetalllib")} <= facts
+
+
 def test_a_feature_now_at_a_level_is_introduced_at_it():
     """The 2.2 library post: "It is now stable!" is the feature the sentence before is about,
     introduced by the section's release; the evidence holds both sentences."""
