@@ -183,14 +183,14 @@ _APPOSITION = re.compile(
 # library.
 _LIST_ITEM = r"[A-Z][\w+.-]*[A-Za-z0-9+](?:[ \t][A-Z][\w+.-]*[A-Za-z0-9+]){0,2}"
 # "Huawei's Ascend NPU": an item its maker's name opens.
-_OWNED_ITEM = rf"(?:[A-Z]\w*['’]s[ \t]+)?(?P<name>{_LIST_ITEM})"
+_OWNER = r"(?:[A-Z]\w*['’]s[ \t]+)?"
+_OWNED_ITEM = re.compile(rf"{_OWNER}(?P<name>{_LIST_ITEM})")
 _TYPED_LIST = re.compile(
     r"\b(?P<kind>librar(?:y|ies)|frameworks?|packages?|toolkits?|services?|compan(?:y|ies)"
     r"|startups?|models?|architectures?|providers?|solvers?|systems?|accelerators?|GPUs)[ \t]+"
     r"\(?(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
-    rf"(?P<items>{_OWNED_ITEM.replace('<name>', '<first>')}"
-    rf"(?:(?:,[ \t]*{_OWNED_ITEM.replace('<name>', '<mid>')})*,?[ \t]+(?:and|or)[ \t]+"
-    rf"{_OWNED_ITEM.replace('<name>', '<last>')})?)")
+    rf"(?P<items>{_OWNER}{_LIST_ITEM}(?:(?:,[ \t]*{_OWNER}{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+"
+    rf"{_OWNER}{_LIST_ITEM})?)")
 # "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names.
 _PEER_LIST = re.compile(
     rf"(?<![\w.-]){_LIST_ITEM}(?:,[ \t]*{_LIST_ITEM})+,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM}\b")
@@ -319,13 +319,13 @@ _VENDOR_LIBRARY = re.compile(
 #: What a post's example defines, right before its name: "to define a `..._mask` function".
 _DEFINED_HERE = re.compile(r"\b(?:define|defined|defining|write|wrote|writing)[ \t]+"
                            r"(?:a|an|the|our|your|this)?[ \t]*\W*$", re.I)
+_CODE_KINDS = r"(?:methods?|functions?|kernels?|APIs?|ops?|operators?|primitives?)"
 _SNAKE_API = re.compile(
-    r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|(?=[ \t]+(?:methods?|functions?"
-    r"|kernels?|APIs?|ops?|operators?|primitives?)\b))")
+    r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    rf"(?:\(\)|(?=[ \t]+{_CODE_KINDS}\b))")
 # "one of the kernels (unified_attention_2d)": the kind, then the name in parentheses.
 _KIND_THEN_SNAKE = re.compile(
-    r"\b(?:methods?|functions?|kernels?|APIs?|ops?|operators?|primitives?)[ \t]*\([ \t]*"
-    r"(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[ \t]*\)")
+    rf"\b{_CODE_KINDS}[ \t]*\([ \t]*(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[ \t]*\)")
 
 # "pip install torchcomms", "pip install -U helion triton".
 _PIP_INSTALL = re.compile(
@@ -393,9 +393,9 @@ _NOT_FEATURES = {"GitHub", "YouTube", "LinkedIn", "JavaScript", "TypeScript", "P
 _LEAD_VERBS = {"Added", "Adds", "Introduced", "Introduces", "Improved", "Updated", "Enabled",
                "Exposed", "Extended", "Released"}
 _DETERMINERS = {"The", "This", "That", "These", "Those", "Our", "Its", "Their", "A", "An"}
-_NOT_NAMES = {"The", "This", "That", "These", "Those", "Our", "New", "It", "We", "They", "You",
-              "He", "She", "There", "Here", "Which", "Who", "Python", "C++", "A", "An",
-              "Its", "Their", "Each", "Every", "Any", "Native", "Default", "Standard", "Core",
+_NOT_NAMES = _DETERMINERS | {
+              "New", "It", "We", "They", "You", "He", "She", "There", "Here", "Which", "Who",
+              "Python", "C++", "Each", "Every", "Any", "Native", "Default", "Standard", "Core",
               "Open", "Domain", "Tensor", "Graph", "Model", "Data", "Existing", "Custom", "Other",
               "Some", "All", "Both", "Legacy", "Compute", "ML", "AI", "DL", "RL", "LLM",
               "JIT", "AOT", "API", "GPU", "CPU", "TP", "PP", "DP", "EP", "TMA", "CUDA", "C",
@@ -783,7 +783,7 @@ class EntityFinder:
             yield self._candidate(doc, m, "contributor_org", "Organization", name, "org")
         for m in _TYPED_LIST.finditer(text):
             label = _LIST_LABELS.get(m.group("kind")[:6].lower()) or _LIST_LABELS["model"]
-            for item in re.finditer(_OWNED_ITEM, m.group("items")):
+            for item in _OWNED_ITEM.finditer(m.group("items")):
                 name = item.group("name")
                 if name.split()[0] in _NOT_NAMES or name in _NOT_FEATURES:
                     continue

@@ -1753,8 +1753,8 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
 
 
 #: A name in code's shape: "MambaSlot", "fused_qk_rmsnorm_rope_gate", "hl.tile".
-_CODE_SHAPE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
-                         r"|[a-z]{1,4}\.[a-z_][a-z0-9_]*")
+_CODE_SHAPE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|"
+                         + ALIAS_MEMBER.pattern)
 
 
 def _library_post_code(spans: list[Span], topic: Entity | None, facts: list[Fact],

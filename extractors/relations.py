@@ -430,7 +430,7 @@ def _clause_end(trigger: Span, index: _DocIndex) -> int:
         doc = trigger.doc
         end = next((t.i for t in doc[trigger.end:end - 1] if t.text == ","
                     and doc[t.i + 1].tag_ == "VBG"
-                    and doc[t.i + 1].lower_ not in _EXAMPLE_WORDS | _CONJUNCTIONS), end)
+                    and doc[t.i + 1].lower_ not in _LISTING_WORDS), end)
     return end
 
 
@@ -671,6 +671,8 @@ def _other_name(gap: Span) -> bool:
 
 
 _EXAMPLE_WORDS = {"e.g.", "e.g", "eg", "such", "including", "like", "incl."}
+#: Participles that list on rather than open a clause: "including CUDA", "using CUDA".
+_LISTING_WORDS = _EXAMPLE_WORDS | _CONJUNCTIONS
 
 
 def _in_aside(before: Span) -> bool:
