@@ -71,7 +71,7 @@ from ptkg.extractors.patterns import ENTITY_PATTERNS, pattern_surface, read_patt
 from ptkg.extractors.rules import check_token_pattern
 from ptkg.extractors.stability import MARKER
 from ptkg.names import MODEL_NUMBER, SNAKE_NAME
-from ptkg.schema import DEVICE_LABELS
+from ptkg.schema import CORE_LIBRARY, DEVICE_LABELS
 
 # Candidates of higher priority (lower number) win overlaps: releases, then names typed by their
 # context, then the pack and API names, then library names, then guesses.
@@ -88,7 +88,7 @@ RULES = {
     "snake_api": PRIORITY["api"], "alias_member": PRIORITY["api"],
     "precision_variant": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
-    "quoted_backend": PRIORITY["api"],
+    "quoted_backend": PRIORITY["api"], "library_part": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
     "pip_install": PRIORITY["library"], "model_name": PRIORITY["api"],
     "typed_name": PRIORITY["named"], "org_suffix": PRIORITY["named"],
@@ -268,6 +268,12 @@ _LISTED = re.compile(r"(?:^|[,;:\n]|\band|\bwith)[ \t]*$")
 # A backend named by its code name in quotes: "the “sox_io” backend", "“soundfile” backend".
 _QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+backend\b"
                              r"|(?<![\w.\"“-])(?P<snake>[a-z][a-z0-9]*_[a-z0-9_]+)[ \t]+backend\b")
+
+#: The parts of a tool that its name opens: "the Helion autotuner", "TokenSpeed's scheduler",
+#: the "ExecuTorch delegate framework". A library's compiler is the library itself, and "the
+#: PyTorch runtime" is how posts speak of PyTorch.
+_LIBRARY_PARTS = "autotuner|scheduler|thread ?pool|runtime|allocator|dispatcher|tokenizer" \
+                 "|delegate framework"
 
 # "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
 _ORG_SUFFIX = re.compile(
@@ -473,6 +479,7 @@ class EntityFinder:
         self.makers: dict[str, str] = {}  # device named as its maker ("Arm") -> the company
         self._release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
+        self._library_part: re.Pattern | None = None
         self._family: re.Pattern | None = None
         self._device_family: re.Pattern | None = None
         self._library_api: re.Pattern | None = None
@@ -523,6 +530,9 @@ class EntityFinder:
             rf"(?<![\w-])(?:(?:{_alternatives(surfaces['Library'], grouped=True)})[ \t]+"
             rf"(?:(?:{platform})[ \t]+)?|(?:{platform})[ \t]+)"
             rf"(?:{_alternatives(surfaces['Hardware'], grouped=True)})[ \t]+back[- ]?end\b", re.I)
+        self._library_part = re.compile(  # "the Helion autotuner", "ExecuTorch's threadpool"
+            rf"(?<![\w-])(?i:(?P<library>{_alternatives(surfaces['Library'], grouped=True)}))"
+            rf"(?:['’]s)?[ \t]+(?P<part>{_LIBRARY_PARTS})\b")
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = _by_first_letter(([(n, re.escape(n)) for n in names] or [("", "")])
                                      + [("torch", r"torch[a-z_]\w*")]
@@ -689,9 +699,20 @@ class EntityFinder:
                                   self._product_model(name) or name)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
+        for m in self._library_part.finditer(text):  # "Triton's autotuner": the library's part
+            library = self.library_names[m.group("library").lower()]
+            if library != CORE_LIBRARY and not self._after_a_library(text, m.start()):
+                yield self._candidate(doc, m, "library_part", "Feature",
+                                      f"{library} {m.group('part')}")
         for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend", "sox_io backend"
             yield self._candidate(doc, m, "quoted_backend", "Feature",
                                   f"{m.group('name') or m.group('snake')} backend")
+
+    def _after_a_library(self, text: str, start: int) -> bool:
+        """Whether the word before ``start`` names a library: "the TorchX Ray scheduler" is
+        TorchX's scheduler for Ray."""
+        before = text[max(0, start - 40):start].split()
+        return bool(before) and before[-1].lower() in self.library_names
 
     def _near_library(self, name: str) -> str:
         """A known library one letter away from ``name``: "TorchaAudio" is torchaudio."""

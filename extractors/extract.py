@@ -1741,15 +1741,24 @@ def _named_after_library(spans: list[Span], library_names: dict[str, str] | None
     modules = {**{s.text.lower(): s.id_ for s in spans if s.label_ == "Library"}, **libraries}
     facts = []
     for span in spans:
-        first = span.text.split()[0].lower() if span.label_ == "Feature" else ""
-        module, dot, rest = first.partition(".")
-        library = modules.get(module) if dot and rest else \
-            libraries.get(first) if len(span.text.split()) > 1 else _camel_prefix(
-                span.text, libraries) if span.label_ == "Feature" else None
-        if library and not (dot and library == CORE_LIBRARY):  # torch.* says nothing more
+        library = next(filter(None, (_library_opening(name, modules, libraries)
+                                     for name in (span.text, span.id_))), None) \
+            if span.label_ == "Feature" else None  # "PyTorch MPS Backend"; "Triton's autotuner"
+        if library:
             facts.append(_code_fact("part_of.named_after_library", _entity(span),
                                     Entity("Library", library), _sentence_holding(span)))
     return facts
+
+
+def _library_opening(name: str, modules: dict[str, str], libraries: dict[str, str]) -> str | None:
+    """The library whose name or module opens a feature's name: "torchaudio.pipelines",
+    "Helion autotuner", "DeepSpeedZeroOptimizer"."""
+    words = name.split()
+    first = words[0].lower()
+    module, dot, rest = first.partition(".")
+    if dot and rest:  # torch.* says nothing more
+        return None if modules.get(module) == CORE_LIBRARY else modules.get(module)
+    return libraries.get(first) if len(words) > 1 else _camel_prefix(name, libraries)
 
 
 #: A name in code's shape: "MambaSlot", "fused_qk_rmsnorm_rope_gate", "hl.tile".

@@ -599,6 +599,26 @@ def test_entity_finder_device_backend_is_feature(blank_nlp, text, name, inner):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # the parts of a tool its name opens (the Helion, TokenSpeed and ExecuTorch posts of 2026)
+    ("For this we also leveraged Triton's autotuner in a limited way.",
+     [("Triton's autotuner", "Feature", "Triton autotuner")]),
+    ("We could teach the Helion autotuner to do this balance.",
+     [("Helion autotuner", "Feature", "Helion autotuner")]),
+    ("The ExecuTorch delegate framework supports fallback.",
+     [("ExecuTorch delegate framework", "Feature", "ExecuTorch delegate framework")]),
+    # a library's own runtime, a core one, and a scheduler of another library's for it
+    ("Use ONNX Runtime for inference.", [("ONNX Runtime", "Library", "ONNX Runtime")]),
+    ("It is a streamlined version of the PyTorch runtime.",
+     [("PyTorch", "Library", "PyTorch")]),
+    ("It uses the Torchx Ray scheduler.",
+     [("Torchx", "Library", "TorchX"), ("Ray", "Library", "Ray")]),
+], ids=["possessive", "compound", "two-words", "library-named-runtime", "core", "other-library"])
+def test_entity_finder_library_part(blank_nlp, text, expected):
+    doc = blank_nlp(text)
+    assert [(s.text, s.label_, s.id_) for s in doc.spans["ptkg"]] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # a name typed as one word holds the device it names (the DuaLip post of 2026)
     ("Its stack was rebuilt, resulting in DuaLip-GPU as a modern, scalable system.",
      [("DuaLip-GPU", "Library")]),

@@ -715,6 +715,16 @@ def test_a_camel_case_name_that_opens_with_a_library_is_its_part():
         ("DeepSpeedZeroOptimizer", "DeepSpeed")}
 
 
+def test_a_part_a_library_possesses_is_its_part():
+    """"Triton's autotuner" is named "Triton autotuner", which opens with Triton: its part (the
+    Helion attention post of 2026), as "the PyTorch MPS Backend" is PyTorch's by its words."""
+    text = ("We use Triton here. For this we also leveraged Triton's autotuner in a limited "
+            "way.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "Helion notes")], model="blank", jobs=1)
+    assert {(f.source.name, f.target.name) for f in result.facts if f.type == "PART_OF"} == {
+        ("Triton autotuner", "Triton")}
+
+
 AMP_POST = ("Mixed precision trains with FP16 where it is safe and with FP32 elsewhere. " * 12
             + "\n\nWith AMP being added to PyTorch core, we have started the process of "
             "deprecating `apex.amp.` Use `torch.cuda.amp` from the latest PyTorch 1.6 release. "
