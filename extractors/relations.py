@@ -272,8 +272,9 @@ class RelationFinder:
                        and not any(t.text == ":" for t in trigger.doc[e.end:trigger.start])]
             # "FlexAttention: The Flexibility of PyTorch": a title's name is not the "of"'s
         clause_end = _clause_end(trigger, index)
-        chosen = _targets(rule, trigger, [e for e in inside if e.label_ in rule.target],
-                          clause_end, inside, index)
+        chosen = [t for t in _targets(rule, trigger, [e for e in inside
+                                                      if e.label_ in rule.target],
+                                      clause_end, inside, index) if not _excepted(t)]
         if rule.label in ENDINGS:
             chosen = [_with_kind(t) for t in chosen if not _ends_nothing(t)] or _ended_objects(
                 trigger)
@@ -407,13 +408,14 @@ def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
 
 def _excepted(name: Span) -> bool:
     """Whether a name is the exception of its sentence: "all submodules except
-    `torch.distributed` on M1" are tested on M1, torch.distributed is not."""
+    `torch.distributed` on M1" are tested on M1, torch.distributed is not; "devices without
+    Ethos-U capability" have none."""
     words = [t for t in name.doc[max(0, name.start - 3):name.start]
              if not (t.is_punct or t.is_space)]
     return bool(words) and words[-1].lower_ in _EXCEPTIONS
 
 
-_EXCEPTIONS = {"except", "excluding", "besides"}
+_EXCEPTIONS = {"except", "excluding", "besides", "without"}
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}

@@ -187,6 +187,16 @@ def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
     assert found and not {r for r in found if r[1] == "torch.distributed"}
 
 
+def test_relation_finder_takes_no_target_a_sentence_says_is_absent(english_nlp):
+    """What devices are "without" is not what is supported for them (the Ethos-U85 post)."""
+    found = relations_found(english_nlp, "ExecuTorch uses CMSIS-NN, providing the best "
+                            "possible support for devices without Ethos-U capability.")
+    assert not {r for r in found if r[2] == "Ethos-U"}
+    assert ("SUPPORTS", "ExecuTorch", "Ethos-U") in relations_found(
+        english_nlp, "ExecuTorch uses CMSIS-NN, providing the best possible support for "
+                     "devices with Ethos-U capability.")
+
+
 def test_relation_finder_possessive_names_the_owned_feature(blank_nlp):
     assert ("PART_OF", "CrossEntropyLoss", "PyTorch") in relations_found(
         blank_nlp, "We tried PyTorch's newly introduced CrossEntropyLoss parameter.")
