@@ -78,6 +78,8 @@ _NAMESPACES: tuple[tuple[str, str, str], ...] = (
     (r"^dist\.", "torch.distributed.", "dist. = torch.distributed."),
 )
 _VERSION_V = re.compile(r"(?<=[a-z])v(?=\d+(?:\.\d+)?$)")
+#: A final version written with hyphens, as model ids write it: "Sonnet-4-6" is "Sonnet-4.6".
+_HYPHEN_VERSION = re.compile(r"(?<=[A-Za-z]-\d)-(?=\d+$)")
 
 
 def variant_key(name: str) -> tuple[str, tuple[str, ...]]:
@@ -99,9 +101,14 @@ def variant_key(name: str) -> tuple[str, tuple[str, ...]]:
     ('torch.distributed.initprocessgroup', ('dist. = torch.distributed.',))
     >>> variant_key("FlashAttentionv2")[0] == name_key("FlashAttention-2")
     True
+    >>> variant_key("Sonnet-4-6")
+    ('sonnet4.6', ('a version written with hyphens',))
     """
-    key = name_key(name)
     reasons = []
+    if _HYPHEN_VERSION.search(name):
+        name = _HYPHEN_VERSION.sub(".", name)
+        reasons.append("a version written with hyphens")
+    key = name_key(name)
     if "::" in key:
         key = key.replace("::", ".")
         reasons.append("`::` = `.`")

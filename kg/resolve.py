@@ -15,7 +15,8 @@ made, and every one is *guarded*: a wrong merge is worse than a missed one.
    ``torch.deploy``; ``torch.nn.Module`` = ``nn.Module``, ``torch.nn.functional.x`` = ``F.x``;
    ``linalg`` = ``torch.linalg`` (only the modules of :data:`~ptkg.names.TORCH_MODULES`);
    parameterization = parametrization, I/O = IO, -isation = -ization; ``FlashAttentionv2`` =
-   ``FlashAttention-2``; ``dist.`` = ``torch.distributed.``; and a post's typo of an API: one
+   ``FlashAttention-2``; ``Sonnet-4-6`` = ``Sonnet-4.6`` (a final version in a model id's
+   hyphens); ``dist.`` = ``torch.distributed.``; and a post's typo of an API: one
    letter added or dropped in one part of 9 letters or more, the typo mentioned as often at most
    (``torch.nn.functiona.x``; not ``torch.compiler``, ``torch.randn``: short parts).
 6. **class** (Feature): a CamelCase class name of two words or more (``TransformerEncoder``),

@@ -104,6 +104,8 @@ MERGES = [
      ("Feature", "Native image I/O for JPEG and PNG formats"), "I/O = IO"),
     ("version v", [("Feature", "FlashAttention-2", 7), ("Feature", "FlashAttentionv2", 1)],
      ("Feature", "FlashAttention-2"), "a `v` before the version number"),
+    ("version in hyphens", [("Model", "Sonnet-4.6", 2), ("Model", "Sonnet-4-6", 1)],
+     ("Model", "Sonnet-4.6"), "a version written with hyphens"),
     ("class", [("Feature", "TransformerEncoder", 5), ("Feature", "nn.TransformerEncoder", 3)],
      ("Feature", "nn.TransformerEncoder"), "the class nn.TransformerEncoder"),
     ("means", [("Feature", "CUDA-support in RPC using TensorPipe", 1),
@@ -400,6 +402,8 @@ def test_issue12_resolution_is_deterministic_and_explained():
     ("special", "torch.special", False),  # an English word: not a bare module name
     ("Native image I/O", "Native image IO", True), ("quantisation", "quantization", True),
     ("YOLOv5", "YOLO-5", True), ("Wav2Vec2", "Wav2Vec-2", True),
+    ("Sonnet-4-6", "Sonnet-4.6", True), ("Llama-3-8B", "Llama-3.8B", False),
+    ("Corstone-320", "Corstone-3.20", False),
 ])
 def test_issue12_variant_key(a, b, same):
     assert (variant_key(a)[0] == variant_key(b)[0]) is same
