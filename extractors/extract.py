@@ -1670,6 +1670,9 @@ def _predicate_start(doc: Doc, start: int, end: int) -> int:
             for t in root.lefts):
         return end  # "iOS support" ends with its "verb": a name, not a sentence
     lead = [t for t in root.lefts if t.dep_ in ("aux", "auxpass", "advmod", "neg")]
+    subject = [t for t in words if start <= t.idx < root.idx]
+    if root.tag_ == "VBN" and not lead and all(t.is_lower for t in subject[1:]):
+        return end  # "Stack traces added to profiler": common words name no feature alone
     return min([root.idx] + [t.idx for t in lead])
 
 

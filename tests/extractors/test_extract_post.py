@@ -334,7 +334,9 @@ def test_library_section_naming_no_release_is_the_one_release_the_post_names(sum
     ("(Beta) CUDA Graphs APIs Integration", "CUDA Graphs APIs Integration"),
     ("[Beta] A new API to apply filter, effects and codec",
      "A new API to apply filter, effects and codec"),
-], ids=["verb", "participle", "capitalized-no-verb", "generic-subject"])
+    # common words before a participle name no feature alone (the 1.7 post)
+    ("[Beta] Stack traces added to profiler", "Stack traces added to profiler"),
+], ids=["verb", "participle", "capitalized-no-verb", "generic-subject", "common-words"])
 def test_heading_that_reads_as_a_sentence_names_its_subject(heading, feature):
     """The English model's parse finds where a heading starts to say something of its name."""
     text = f"PyTorch 2.3 is released today.\n### {heading}\n"
