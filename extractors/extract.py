@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
 from ptkg.extractors.entities import ALIAS_MEMBER, TOOLKITS
-from ptkg.extractors.relations import ANY_DEVICE, BASE_LABELS, PAST_LEAD
+from ptkg.extractors.relations import BASE_LABELS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
     CAPTION,
@@ -36,7 +36,7 @@ from ptkg.extractors.sections import (
 from ptkg.extractors.text import Line, unmasked_span
 from ptkg.names import DOTTED_API, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
-from ptkg.schema import CORE_LIBRARY, DEVICE_LABELS, ENDINGS, RELATION_TYPES
+from ptkg.schema import ANY_DEVICE, CORE_LIBRARY, DEVICE_LABELS, ENDINGS, RELATION_TYPES
 
 _ANNOUNCE = re.compile(
     r"\b(announc\w*|releas\w*|availab\w*|introduc\w*|launch\w*|now available|excited)\b", re.I

@@ -25,7 +25,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ptkg.extractors.rules import CODE_RULES, MAX_LEAD, TriggerRule, parse_rule, read_rules
-from ptkg.schema import CORE_LIBRARY, DEVICE_LABELS, ENDINGS
+from ptkg.schema import ANY_DEVICE, CORE_LIBRARY, DEVICE_LABELS, ENDINGS
 
 
 @dataclass(frozen=True)
@@ -440,10 +440,6 @@ _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 
 
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
-
-#: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
-ANY_DEVICE = {"CPU", "GPU"}
-
 
 def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
     """The targets a trigger governs: the first within ``lead`` words, and those listed with it.

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 
 from .explore import NameIndex
 from .names import version_key
-from .schema import CORE_LIBRARY, DEVICE_LABELS, STABILITIES
+from .schema import ANY_DEVICE, CORE_LIBRARY, DEVICE_LABELS, STABILITIES
 
 #: The version of a release: "1.10", "v2.2", "0.6.1".
 VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+$")
@@ -314,7 +314,8 @@ RELATION_WORDS = [
 class Mention:
     """Something the question names: an entity, a stability, a label word or a number."""
 
-    kind: str  # entity, stability, label, number; inner: a device inside an entity's name
+    kind: str  # entity, stability, label, number; inner: a device inside an entity's name;
+    # within: another device inside a device's name
     value: object  # the canonical name, stability, label or number
     label: str | None  # the entity's label
     text: str  # the words of the question
@@ -475,6 +476,7 @@ class QuestionMapper:
                 value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
                 found.append(Mention("number", value, None, token.text, token.i, token.i + 1))
         found.extend(self._inner_devices(doc, keys, linked))
+        found.extend(self._devices_within(keys, linked))
         return sorted(found, key=lambda m: m.start)
 
     def _inner_devices(self, doc, keys: dict[tuple[int, int], str],
@@ -488,6 +490,20 @@ class QuestionMapper:
             if label in DEVICE_LABELS and start not in linked and any(
                     m.start <= start and end <= m.end for m in supports):
                 yield Mention("inner", name, label, doc[start:end].text, start, end)
+
+    def _devices_within(self, keys: dict[tuple[int, int], str],
+                        linked: dict[int, Mention]) -> Iterator[Mention]:
+        """Another device a device's name holds ("Apple silicon" of "Apple silicon GPUs", which
+        the graph calls MPS), as a ``within`` mention: a question of support asks of both. Not
+        a generic one ("GPU" of "AMD GPUs")."""
+        devices = [m for m in linked.values() if m.label in DEVICE_LABELS]
+        for (start, end), key in sorted(keys.items()):
+            name, label = self.surfaces[key]
+            outer = next((m for m in devices if m.start <= start and end <= m.end
+                          and (start, end) != (m.start, m.end)), None)
+            if outer is not None and label in DEVICE_LABELS and name != outer.value \
+                    and name not in ANY_DEVICE:
+                yield Mention("within", name, label, outer.text, start, end)
 
     def _version_context(self, doc, i: int, releases: list[Mention],
                          linked: dict[int, Mention]) -> tuple[str, Mention | None] | None:
@@ -752,8 +768,8 @@ def _other_devices(query: str, params: dict[str, object],
     if asked is None or "hardware" not in SHAPES[query]["takes"]:
         return []
     label = next(m.label for m in mentions if m.kind in ("entity", "inner") and m.value == asked)
-    others = dict.fromkeys(m.value for m in mentions
-                           if m.kind == "entity" and m.label == label and m.value != asked)
+    others = dict.fromkeys(m.value for m in mentions if m.kind in ("entity", "within")
+                           and m.label == label and m.value != asked)
     return [{**params, "hardware": other} for other in others]
 
 

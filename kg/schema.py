@@ -47,6 +47,8 @@ ANY = frozenset(LABELS) - {"Post"}
 ENDINGS = ("DEPRECATES", "REMOVES")
 #: The labels of what something runs on or supports (a SUPPORTS target).
 DEVICE_LABELS = ("Hardware", "Platform")
+#: Hardware too generic to say what a feature supports: every feature runs on some CPU or GPU.
+ANY_DEVICE = frozenset({"CPU", "GPU"})
 
 
 def key_property(label: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from click.testing import CliRunner
 
@@ -193,6 +194,21 @@ def test_issue12_releases_that_support_a_device(mapper, question, hardware):
     PyTorch's releases."""
     found = mapper.map(question)
     assert (found.query, found.params) == ("releases-supporting", {"hardware": hardware})
+
+
+@pytest.mark.parametrize(("question", "also"), [
+    ("Which releases support Apple silicon GPUs?", [{"hardware": "Apple silicon"}]),
+    ("Which releases support AMD GPUs?", []),
+], ids=["another-device", "generic-device"])
+def test_issue12_a_device_named_inside_another_is_asked_too(question, also):
+    """"Apple silicon GPUs", which the graph calls MPS, holds the device Apple silicon: the
+    question asks of both; the GPU of "AMD GPUs" is no device of its own to ask of."""
+    graph = nx.MultiDiGraph()
+    for name, aliases in (("MPS", ["Apple silicon GPU"]), ("Apple silicon", []),
+                          ("AMD GPU", []), ("GPU", [])):
+        graph.add_node(f"Hardware:{name}", label="Hardware", name=name, aliases=aliases)
+    found = ptkg.open(graph=graph).mapper().map(question)
+    assert found.query == "releases-supporting" and found.also == also
 
 
 def test_issue12_a_question_naming_two_devices_asks_for_each(handmade_graph_file, mapper):

@@ -111,9 +111,6 @@ XFAIL: dict[str, str] = {
            "post's 'Prototype (was Experimental)' is no relation of the graph (it announces no "
            "release)",
     # -- hardware support
-    "q20": "naming: 'Apple silicon' (1.12's M1 binaries [Prototype], 1.13's 'Support for M1 "
-           "Devices' [Beta]) is a Hardware node of its own, and the question names MPS first; "
-           "releases-supporting MPS finds 1.12 [Prototype], 2.0 [Beta], torchvision 0.16 and 2.12",
     "q22": "extraction: torch_xla 1.5's section says TPUs of the library ('a Python package "
            "that ... on Cloud TPUs', 'You can try it ... on an 8-core Cloud TPU device'); the "
            "sample's gold reads that 'it' as the library, this question's as the release 1.5 "
