@@ -718,8 +718,8 @@ def lifecycle(name, graph_path, fmt) -> None:
 @report_format_option
 @translate_errors
 def diff(a, b, graph_path, fmt) -> None:
-    """Compare two releases of a library: new, promoted, demoted features, those only in A,
-    and what B deprecates or removes.
+    """Compare two releases of a library: new, promoted, demoted and restated features, those
+    only in A, and what B deprecates or removes.
 
     \b
     Example:

@@ -16,6 +16,9 @@ stability that release stated (``Prototype``, ``Beta``, ``Stable``, or none). Fr
   * **new**: ``b`` introduces it and no release of the library up to and including ``a`` did;
   * **promoted** / **demoted**: ``b`` introduces it with a stability higher / lower than its
     stability as of ``a``;
+  * **restated**: ``b`` introduces it again with a stability neither higher nor lower than
+    its stability as of ``a`` (the 1.10 post's "(Beta) PyTorch Profiler", Beta in 1.9; Beta
+    then API-Unstable, the same commitment in the words of 2.8);
   * **only in a**: ``a`` introduces it and ``b`` does not.
 
 Both return dataclasses (``to_dict()`` gives plain JSON data, sorted) and work on any graph
@@ -146,12 +149,14 @@ class ReleaseDiff:
     new: list[DiffEntry] = field(default_factory=list)
     promoted: list[DiffEntry] = field(default_factory=list)
     demoted: list[DiffEntry] = field(default_factory=list)
+    restated: list[DiffEntry] = field(default_factory=list)  # b states a's stability again
     only_in_a: list[DiffEntry] = field(default_factory=list)
     deprecated: list[DiffEntry] = field(default_factory=list)  # by b: features or anything else
     removed: list[DiffEntry] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)  # a or b: no post lists its features
 
-    CATEGORIES = ("new", "promoted", "demoted", "only_in_a", "deprecated", "removed")
+    CATEGORIES = ("new", "promoted", "demoted", "restated", "only_in_a", "deprecated",
+                  "removed")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -461,11 +466,10 @@ def release_diff(graph: nx.MultiDiGraph, a: str, b: str) -> ReleaseDiff:
             continue
         _, previous, previous_release, previous_evidence = as_of_a[feature]
         kind = change(previous, stability)
-        if kind is None:
-            continue
         entry = DiffEntry(entry.feature, stability, entry.evidence, previous, previous_release,
                           previous_evidence)
-        (diff.promoted if kind == "promotion" else diff.demoted).append(entry)
+        {"promotion": diff.promoted, "demotion": diff.demoted, None: diff.restated}[
+            kind].append(entry)
     for feature, edge in introduced_a.items():
         if feature not in introduced_b:
             diff.only_in_a.append(DiffEntry(graph.nodes[feature]["name"],
@@ -543,13 +547,14 @@ def generate_diff_text(diff: ReleaseDiff) -> str:
     from .output import format_rows
 
     counts = [f"{len(diff.new)} new", f"{len(diff.promoted)} promoted",
-              f"{len(diff.demoted)} demoted", f"{len(diff.only_in_a)} only in {diff.a}",
+              f"{len(diff.demoted)} demoted", f"{len(diff.restated)} restated",
+              f"{len(diff.only_in_a)} only in {diff.a}",
               f"{len(diff.deprecated)} deprecated", f"{len(diff.removed)} removed"]
     lines = [f"{diff.a} -> {diff.b}: {', '.join(counts)}"]
     rows = []
     for category, title in (("new", "new"), ("promoted", "promoted"), ("demoted", "demoted"),
-                            ("only_in_a", f"only in {diff.a}"), ("deprecated", "deprecated"),
-                            ("removed", "removed")):
+                            ("restated", "restated"), ("only_in_a", f"only in {diff.a}"),
+                            ("deprecated", "deprecated"), ("removed", "removed")):
         for entry in getattr(diff, category):
             stability = entry.stability
             if entry.previous_stability:

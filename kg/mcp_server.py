@@ -98,7 +98,7 @@ def build_server(graph: Graph):
         "order, with the stability each stated, its evidence, promotions and demotions, and "
         "the releases that deprecate or remove it.")
     add(diff, "diff", "Two releases of one library, the older first: features new in b, "
-        "promoted, demoted, only in a, and what b deprecates or removes, each with its "
+        "promoted, demoted, restated, only in a, and what b deprecates or removes, each with its "
         "evidence.")
     add(ask, "ask", "A question in plain English, mapped onto a named query (offline, "
         "deterministic); an unmapped question gets the closest question shapes, or an error "

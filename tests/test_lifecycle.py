@@ -167,6 +167,8 @@ def diff_sets(diff) -> dict[str, set]:
                      for e in diff.promoted},
         "demoted": {(e.feature, e.previous_stability, e.previous_release, e.stability)
                     for e in diff.demoted},
+        "restated": {(e.feature, e.previous_stability, e.previous_release, e.stability)
+                     for e in diff.restated},
         "only_in_a": {(e.feature, e.stability) for e in diff.only_in_a},
     }
 
@@ -178,6 +180,7 @@ def diff_sets(diff) -> dict[str, set]:
                      ("Hook", "Beta", "PyTorch 1.8", "Stable"),
                      ("Late", "Prototype", "PyTorch 1.9", "Beta")},
         "demoted": {("Down", "Stable", "PyTorch 1.8", "Beta")},
+        "restated": set(),
         "only_in_a": {("Gone", "Beta")},
     }),
     ("PyTorch 1.8", "PyTorch 1.10", {
@@ -185,12 +188,14 @@ def diff_sets(diff) -> dict[str, set]:
         "promoted": {("Zero", "Prototype", "PyTorch 1.8", "Stable"),
                      ("Hook", "Beta", "PyTorch 1.8", "Stable")},
         "demoted": {("Down", "Stable", "PyTorch 1.8", "Beta")},
+        "restated": set(),
         "only_in_a": {("Gone", "Beta"), ("Shared", "Prototype")},
     }),
     ("PyTorch 1.8", "PyTorch 1.9", {
         "new": {("Late", "Prototype")},
         "promoted": {("Zero", "Prototype", "PyTorch 1.8", "Beta")},
         "demoted": set(),
+        "restated": {("Gone", "Beta", "PyTorch 1.8", "Beta")},  # said again, as it was
         "only_in_a": {("Down", "Stable"), ("Shared", "Prototype")},
     }),
 ], ids=["1.9-1.10", "1.8-1.10-skips-a-release", "1.8-1.9"])
@@ -446,14 +451,15 @@ def test_release_diff_gold_graph(gold_graph, a, b):
     in_b = {f for f, rs in statements.items() if b in rs}
     in_a = {f for f, rs in statements.items() if a in rs}
     expected = {"new": {(f, stated(f, b)) for f in in_b if not up_to_a[f]},
-                "promoted": set(), "demoted": set(),
+                "promoted": set(), "demoted": set(), "restated": set(),
                 "only_in_a": {(f, stated(f, a)) for f in in_a - in_b}}
     for feature in in_b:
         said = [(r, stated(feature, r)) for r in sorted(up_to_a[feature], key=_release_sort)
                 if stated(feature, r)]
         now = stated(feature, b)
-        if said and now and said[-1][1] != now:
-            kind = "promoted" if STABILITY_RANK[now] > STABILITY_RANK[said[-1][1]] else "demoted"
+        if said and now:
+            kind = "restated" if said[-1][1] == now else "promoted" \
+                if STABILITY_RANK[now] > STABILITY_RANK[said[-1][1]] else "demoted"
             expected[kind].add((feature, said[-1][1], said[-1][0], now))
     assert diff_sets(release_diff(graph, a, b)) == expected
 
@@ -533,7 +539,7 @@ def test_diff_command_table(hand_graph_file):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == ("PyTorch 1.9 -> PyTorch 1.10: 1 new, 3 promoted, 1 demoted, "
-                        "1 only in PyTorch 1.9, 0 deprecated, 0 removed")
+                        "0 restated, 1 only in PyTorch 1.9, 0 deprecated, 0 removed")
     assert re.split(r"\s{2,}", lines[1]) == ["change", "feature", "stability", "post",
                                               "evidence"]
     rows = [re.split(r"\s{2,}", line) for line in lines[3:]]
@@ -544,6 +550,10 @@ def test_diff_command_table(hand_graph_file):
         ["demoted", "Down", "Stable (PyTorch 1.8) -> Beta"],
         ["only in PyTorch 1.9", "Gone", "Beta"]]
     assert rows[0][3:] == [BLOG + "pytorch1.10/", "(Beta) Fresh in PyTorch 1.10"]
+    said_again = run("diff", "PyTorch 1.8", "PyTorch 1.9", "--graph", hand_graph_file,
+                     catch=False).stdout.splitlines()
+    assert [re.split(r"\s{2,}", line)[:3] for line in said_again
+            if line.startswith("restated")] == [["restated", "Gone", "Beta (PyTorch 1.8) -> Beta"]]
 
 
 def test_diff_command_json(hand_graph_file, hand_graph):
