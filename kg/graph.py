@@ -60,6 +60,7 @@ def build_graph(results: Iterable[PostFacts],
     _add_feature_stability(graph)
     _add_deprecated(graph)
     _finish_lists(graph)
+    _add_previous_stability(graph)
     _add_devices(graph)
     _add_stated_in(graph)
     return graph
@@ -279,6 +280,23 @@ def _finish_lists(graph: nx.MultiDiGraph) -> None:
                 data["stated"] = Counter(stated).most_common(1)[0][0]
         if key == "INTRODUCES" and (named := _named(reads, graph.nodes[target]["name"])):
             data["named"] = named
+
+
+def _add_previous_stability(graph: nx.MultiDiGraph) -> None:
+    """On an INTRODUCES that states a stability, ``previous_stability`` and
+    ``previous_release``: the last one an older release of the same library stated for the
+    feature (1.10's Stable torch.fx was 1.8's Beta), so that one Cypher match shows a change."""
+    for node, data in graph.nodes(data=True):
+        if data["label"] != "Feature":
+            continue
+        stated = sorted((graph.nodes[r]["library"], version_key(graph.nodes[r]["version"]), r)
+                        for r, _, key, edge in graph.in_edges(node, keys=True, data=True)
+                        if key == "INTRODUCES" and edge.get("stability"))
+        for (library, _, older), (same, _, newer) in zip(stated, stated[1:], strict=False):
+            if library == same:
+                edge = graph.edges[newer, node, "INTRODUCES"]
+                edge["previous_stability"] = graph.edges[older, node, "INTRODUCES"]["stability"]
+                edge["previous_release"] = graph.nodes[older]["name"]
 
 
 def _named(reads: list[tuple], name: str) -> str | None:

@@ -108,6 +108,20 @@ def test_feature_lifecycle_hand_graph(hand_graph, feature, releases, expected):
     assert change_list(found.demotions) == [c for c in expected if c[0] == "demotion"]
 
 
+@pytest.mark.parametrize(("release", "feature", "previous"), [
+    ("PyTorch 1.9", "Zero", ("Prototype", "PyTorch 1.8")),
+    ("PyTorch 1.10", "Hook", ("Beta", "PyTorch 1.8")),  # 1.9 stated none
+    ("PyTorch 1.8", "Zero", (None, None)),  # the first statement
+    ("torchvision 0.9", "Shared", (None, None)),  # another library's
+    ("PyTorch 1.10", "Plain", (None, None)),  # no stability stated
+], ids=["last-release", "skips-unstated", "first", "other-library", "unstated"])
+def test_introduces_carries_the_stability_stated_before(hand_graph, release, feature, previous):
+    """An INTRODUCES that states a stability carries the last one an older release of the same
+    library stated, so that one Cypher match (release-diff) shows a promotion."""
+    edge = hand_graph.edges[f"Release:{release}", f"Feature:{feature}", "INTRODUCES"]
+    assert (edge.get("previous_stability"), edge.get("previous_release")) == previous
+
+
 def test_feature_lifecycle_evidence_and_dates(hand_graph):
     found = feature_lifecycle(hand_graph, "zero")
     first = found.releases[0]

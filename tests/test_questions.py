@@ -126,11 +126,6 @@ XFAIL: dict[str, str] = {
     "q46": "query: the yes-or-no question asks evidence of functorch PART_OF PyTorch, which "
            "holds (2.0: 'integrating functorch into PyTorch', the Feature twin of the Library); "
            "that its APIs are torch.func now is REPLACES, another relation the row does not show",
-    # -- diffs
-    "q50": "query: release-diff shows the two releases' own statements (all of 1.9's and "
-           "1.10's are found); torch.fx, Remote Module and DDP Communication Hook are not in the "
-           "1.9 post, and their previous stability is 1.8's, which a one-MATCH query cannot carry "
-           "(`ptkg diff` does, as of 1.9, but lists no unchanged feature: PyTorch Profiler)",
 }
 
 #: Questions that pass today for a reason weaker than it looks (printed by the report).
@@ -235,9 +230,14 @@ with_release=None, subject=None, named=None)]
                      subject=_text(get("name")))]
     if query == "part-of":  # the row's whole is what the asked entity is part of
         return [Fact(str(get("whole")), relation="PART_OF", subject=str(params["name"]))]
-    if query == "release-diff":  # one of the two releases' statements of a feature
-        return [Fact(str(get("feature")), _text(get("release")), _text(get("stability")),
-                     INTRODUCES, named=_text(get("named")))]
+    if query == "release-diff":  # one of the two releases' statements of a feature, and the
+        # one an older release made before it
+        facts = [Fact(str(get("feature")), _text(get("release")), _text(get("stability")),
+                      INTRODUCES, named=_text(get("named")))]
+        if get("previous_release"):
+            facts.append(Fact(str(get("feature")), _text(get("previous_release")),
+                              _text(get("previous_stability")), INTRODUCES))
+        return facts
     if query == "features-of-library":  # the library is what the row's feature is part of
         return [Fact(str(params["library"]), relation="PART_OF", subject=_text(get("feature")))]
     if query == "neighbors":
