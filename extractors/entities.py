@@ -43,7 +43,9 @@ phrases ("query-heads-per-kv-head (QpKV)"), the rows of a results table ("SpaceI
 1121").
 
 A device the pack names as its maker (``"maker"``: "Arm") is the company where a post speaks of
-one ("Arm's TOSA", "Arm has worked with Meta", "by NVIDIA, ARM, and Intel").
+one ("Arm's TOSA", "Arm has worked with Meta", "by NVIDIA, ARM, and Intel"); a company the
+pack names as its cloud (``"cloud"``: AWS) is the Platform where something runs on it ("on AWS
+clusters"), as the contract's "AWS as a cloud" is.
 
 It writes ``doc.spans["ptkg"]`` (label = entity label, ``id_`` = canonical name),
 ``doc.spans["ptkg_inner"]`` (hardware and platforms a feature's or library's name holds:
@@ -477,6 +479,7 @@ class EntityFinder:
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
         self.makers: dict[str, str] = {}  # device named as its maker ("Arm") -> the company
+        self.clouds: set[str] = set()  # companies named as their cloud ("AWS")
         self._release: re.Pattern | None = None
         self._device_backend: re.Pattern | None = None
         self._library_part: re.Pattern | None = None
@@ -521,6 +524,8 @@ class EntityFinder:
                     self.makers[canonical] = record["maker"]
             elif label == "Library" and record.get("kind"):  # "domain": torchvision, ...
                 self.kinds[canonical] = record["kind"]
+            elif label == "Organization" and record.get("cloud"):
+                self.clouds.add(canonical)
             if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models;
                 families[label == "Hardware"].append(surface)  # "Ethos-U": devices
             if record.get("first_name"):
@@ -557,8 +562,8 @@ class EntityFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text  # spaCy joins the tokens again on every ``Doc.text``
         candidates = self.candidates(doc, text)
-        chosen = self._as_makers(_shared_device_heads(
-            _renamed(_select(candidates), text, self.labels), text, self.known), text)
+        chosen = self._as_clouds(self._as_makers(_shared_device_heads(
+            _renamed(_select(candidates), text, self.labels), text, self.known), text), text)
         doc.spans["ptkg"] = chosen
         doc.spans["ptkg_inner"] = _inner_devices(candidates, chosen)
         doc.spans["ptkg_stability"] = [  # labelled with the word: its level depends on the date
@@ -580,6 +585,15 @@ class EntityFinder:
                 found[i] = Span(span.doc, span.start, span.end, label="Organization",
                                 span_id=maker)
         return found
+
+    def _as_clouds(self, spans: list[Span], text: str) -> list[Span]:
+        """A company the pack names as its cloud ("AWS") is the Platform where a post says
+        something runs there: "on AWS", "on AWS clusters"; not "on AWS Graviton" (a device),
+        nor "engineers from AWS"."""
+        return [Span(span.doc, span.start, span.end, label="Platform", span_id=span.id_)
+                if span.label_ == "Organization" and span.id_ in self.clouds
+                and _RUNS_ON.search(text, 0, span.start_char)
+                and _CLOUD_END.match(text, span.end_char) else span for span in spans]
 
     def candidates(self, doc: Doc, text: str | None = None) -> list[Candidate]:
         """Every name the pack and the rules read in ``doc``, overlapping, each with its rule,
@@ -1428,6 +1442,11 @@ def _alias_members(doc: Doc, text: str, found: list[Candidate]) -> Iterator[Cand
 
 
 _POSSESSIVE = re.compile(r"['’]s\b")
+#: The words before a cloud where something runs there: "on AWS", "tests ... on Alibaba Cloud".
+_RUNS_ON = re.compile(r"\b(?:on|in)\s+(?:the\s+)?$", re.I)
+#: What a cloud where something runs is not followed by: a name, its product ("on AWS
+#: Graviton processors", "on AWS EC2").
+_CLOUD_END = re.compile(r"(?!\s+[A-Z0-9])")
 _LIST_GAP = re.compile(r"[ \t]*(?:,[ \t]*)?(?:(?:and|or)[ \t]+)?")
 
 

@@ -149,6 +149,21 @@ def test_a_device_named_as_its_maker_is_the_company_where_a_post_speaks_of_one(
     assert {s.label_ for s in doc.spans["ptkg"] if s.id_ == "Arm"} == {label}
 
 
+@pytest.mark.parametrize(("text", "label"), [
+    ("Scaling tests of PyTorch FSDP on AWS show it can scale.", "Platform"),
+    ("We ran scaling tests on AWS clusters using FSDP.", "Platform"),
+    ("Alibaba adds support for PyTorch in Alibaba Cloud.", "Platform"),
+    ("It runs well on AWS Graviton processors.", None),  # the cloud's device
+    ("TorchServe was developed by engineers from Facebook and AWS.", "Organization"),
+], ids=["on-cloud", "cloud-clusters", "in-cloud", "cloud-product", "company"])
+def test_a_company_named_as_its_cloud_is_the_platform_where_something_runs(blank_nlp, text,
+                                                                           label):
+    """The FSDP and Alibaba Cloud posts: AWS, the company and the cloud."""
+    doc = blank_nlp(text)
+    labels = {s.label_ for s in doc.spans["ptkg"] if s.id_ in ("AWS", "Alibaba Cloud")}
+    assert labels == ({label} if label else set())
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     # a feature named with its number format (the 2.12 post, float8 with FSDP2)
     ("It is faster, with FP8 semi-structured sparsity added by Benji Beck (Meta).",
