@@ -275,6 +275,9 @@ class RelationFinder:
         chosen = [t for t in _targets(rule, trigger, [e for e in inside
                                                       if e.label_ in rule.target],
                                       clause_end, inside, index) if not _excepted(t)]
+        if rule.label == "BASED_ON":  # "using the TensorFloat32 datatype": a number format
+            chosen = [t for t in chosen if t.end >= len(t.doc)
+                      or t.doc[t.end].lower_ not in _FORMAT_NOUNS]
         if rule.label in ENDINGS:
             chosen = [_with_kind(t) for t in chosen if not _ends_nothing(t)] or _ended_objects(
                 trigger)
@@ -416,6 +419,9 @@ def _excepted(name: Span) -> bool:
 
 
 _EXCEPTIONS = {"except", "excluding", "besides", "without"}
+
+#: Nouns that make the name before them a number format, which nothing is built on.
+_FORMAT_NOUNS = {"datatype", "datatypes", "dtype", "dtypes", "format", "formats"}
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}
@@ -570,11 +576,13 @@ def _hyphen_based(base: Span, name: Span) -> bool:
 def _owner_of(owner: Span, owned: Span) -> bool:
     """Whether ``owner`` names what ``owned`` belongs to: "PyTorch/XLA FSDP", "PyTorch's new X".
 
-    Only modifiers may stand between them, on one line: not "Meta's engineers adopted X".
+    Only modifiers may stand between them, on one line: not "Meta's engineers adopted X"; nor
+    is a name the owner's that a "+" joins to more names of a common noun ("TRT-LLM's fused
+    AllReduce + Residual + RMSNorm kernel": the kernel is).
     """
     gap = owner.doc[owner.end:owned.start]
     words = [t for t in gap if not t.is_space]
-    if "\n" in gap.text or len(words) > 3:
+    if "\n" in gap.text or len(words) > 3 or _joined_into_a_noun(owned):
         return False
     if words and words[0].text in ("'s", "’s"):
         words = words[1:]
@@ -582,6 +590,17 @@ def _owner_of(owner: Span, owned: Span) -> bool:
         return False
     return all(t.pos_ in ("ADJ", "ADV", "") or (t.pos_ == "VERB" and t.dep_ == "amod")
                for t in words) and all(t.is_lower for t in words)
+
+
+def _joined_into_a_noun(name: Span) -> bool:
+    """Whether "+" joins ``name`` to more names that modify a common noun: "AllReduce +
+    Residual + RMSNorm kernel" (not "Symmetric Memory + NCCL Device APIs", two names)."""
+    doc, i = name.doc, name.end
+    if i >= len(doc) or doc[i].text != "+":
+        return False
+    while i < len(doc) and (doc[i].text == "+" or not (doc[i].is_lower or doc[i].is_punct)):
+        i += 1
+    return i < len(doc) and doc[i].is_alpha and doc[i].is_lower and not doc[i].is_stop
 
 
 def _modifies_a_noun(name: Span, covered: set[int]) -> bool:

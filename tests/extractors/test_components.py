@@ -187,6 +187,25 @@ def test_relation_finder_takes_no_exception_for_a_source(blank_nlp):
     assert found and not {r for r in found if r[1] == "torch.distributed"}
 
 
+@pytest.mark.parametrize(("text", "unwanted", "kept"), [
+    # a number format is no base (the 1.12 post; an audit's wrong edge)
+    ("PyTorch supports a variety of mixed precision techniques, like the torch.amp module and "
+     "performing float32 matrix multiplications using the TensorFloat32 datatype to accelerate "
+     "computation.",
+     ("BASED_ON", "PyTorch", "TensorFloat32"), None),
+    # a name "+" joins into a common noun is not the owner's (the TokenSpeed post)
+    ("It prevented use of TRT-LLM's fused AllReduce + Residual + RMSNorm kernel.",
+     ("PART_OF", "AllReduce", "TensorRT-LLM"), None),
+    ("See PyTorch Symmetric Memory + NCCL Device APIs by NVIDIA.", None,
+     ("PART_OF", "symmetric memory", "PyTorch")),
+], ids=["number-format", "joined-into-a-kernel", "two-names"])
+def test_relation_finder_reads_no_base_or_owner_of_a_format_or_a_fused_name(
+        english_nlp, text, unwanted, kept):
+    found = relations_found(english_nlp, text)
+    assert unwanted not in found
+    assert kept is None or kept in found
+
+
 def test_relation_finder_takes_no_target_a_sentence_says_is_absent(english_nlp):
     """What devices are "without" is not what is supported for them (the Ethos-U85 post)."""
     found = relations_found(english_nlp, "ExecuTorch uses CMSIS-NN, providing the best "
