@@ -105,7 +105,8 @@ COLUMNS = {
     "stability-counts": ["release", "stability", "features"],
     "top-mentioned": ["name", "posts", "mentions"],
     "part-of": ["label", "whole", "reads"],
-    "release-diff": ["feature", "release", "stability", "named", "position"],
+    "release-diff": ["feature", "release", "stability", "named", "previous_stability",
+                     "previous_release", "position"],
     "releases-supporting": ["library", "release", "via", "device", "stability", "sentences",
                             "posts"],
     "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
@@ -209,12 +210,13 @@ NAMED_ROWS = [
         ["Control Flow Operator Library", 1, 1], ["TorchElastic", 1, 1]]),
     ("part-of", {"name": "FSDP"}, [["Library", "PyTorch/XLA", 1]]),
     ("release-diff", {"a": "PyTorch 1.9", "b": "PyTorch 1.10"}, [
-        ["CUDA Graphs", "PyTorch 1.10", "Beta", None, 4],
-        ["TorchElastic", "PyTorch 1.9", "Beta", None, 3],
-        ["ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta", None, 3],
-        ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", None, 4],
-        ["torch.fx", "PyTorch 1.10", "Stable", None, 4],
-        ["torch.linalg", "PyTorch 1.9", "Stable", None, 3]]),
+        ["CUDA Graphs", "PyTorch 1.10", "Beta", None, None, None, 4],
+        ["TorchElastic", "PyTorch 1.9", "Beta", None, None, None, 3],
+        ["ZeroRedundancyOptimizer", "PyTorch 1.9", "Beta", None, "Prototype", "PyTorch 1.8", 3],
+        ["ZeroRedundancyOptimizer", "PyTorch 1.10", "Stable", None, "Beta", "PyTorch 1.9", 4],
+        # 1.9 did not restate torch.fx: its stability before 1.10 is 1.8's
+        ["torch.fx", "PyTorch 1.10", "Stable", None, "Beta", "PyTorch 1.8", 4],
+        ["torch.linalg", "PyTorch 1.9", "Stable", None, None, None, 3]]),
     ("releases-supporting", {"hardware": "MPS"}, [
         ["PyTorch", "PyTorch 1.12", "MPS", "MPS", None, MPS_SENTENCES, [URL_MAC, URL_MAC]]]),
     ("based-on", {"name": "ZeroRedundancyOptimizer"}, [
