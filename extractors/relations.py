@@ -980,6 +980,10 @@ def _sources(rule: TriggerRule, trigger: Span, candidates: list[Span], clause: S
     if subject is not None and not (subject.start > trigger.end and _refers_back(
             clause, trigger, candidates, index)):
         return [subject], False
+    run = next((s for s in within if index.parsed and s.root.dep_ == "dobj"
+                and s.root.head.i == trigger.start), None) if subject is None else None
+    if run is not None:  # "years of running PyTorch at scale ... on Alibaba Cloud"
+        return [run], False
     noun = _said_of_a_noun(rule, trigger, index)
     if noun is not None:  # the noun, left to the post, or the names that own it ("The
         return [s for s in candidates if _owns(s, noun)] or [None], False  # A / B APIs")

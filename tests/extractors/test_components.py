@@ -206,6 +206,14 @@ def test_relation_finder_reads_no_base_or_owner_of_a_format_or_a_fused_name(
     assert kept is None or kept in found
 
 
+def test_relation_finder_takes_what_a_subjectless_verb_runs_for_its_source(english_nlp):
+    """"our years of running PyTorch at scale ... on Alibaba Cloud": no name is the subject,
+    and what runs there is the verb's object (the Alibaba Cloud post of 2026)."""
+    assert ("SUPPORTS", "PyTorch", "Alibaba Cloud") in relations_found(
+        english_nlp, "Joining the foundation is a natural step given our years of running "
+                     "PyTorch at scale across heterogeneous hardware on Alibaba Cloud.")
+
+
 def test_relation_finder_takes_no_target_a_sentence_says_is_absent(english_nlp):
     """What devices are "without" is not what is supported for them (the Ethos-U85 post)."""
     found = relations_found(english_nlp, "ExecuTorch uses CMSIS-NN, providing the best "
