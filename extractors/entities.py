@@ -90,6 +90,7 @@ RULES = {
     "snake_api": PRIORITY["api"], "alias_member": PRIORITY["api"],
     "precision_variant": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
+    "consumer_device": PRIORITY["api"],
     "quoted_backend": PRIORITY["api"], "library_part": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
     "pip_install": PRIORITY["library"], "model_name": PRIORITY["api"],
@@ -446,6 +447,15 @@ _HARDWARE_PRODUCT = re.compile(
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+"
     r"(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator|Graphics|processor)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
+# Phones and headsets by their model: "iPhone 15 Pro Max", "Samsung Galaxy S22, S23, and S24"
+# (each a device), "Pixel 8", "Meta Quest 3".
+_CONSUMER_DEVICE = re.compile(
+    r"(?<![\w-])(?:(?:Apple[ \t]+)?iPhone[ \t]+\d{1,2}(?:[ \t]+(?:Pro(?:[ \t]+Max)?|Plus|mini))?"
+    r"|(?:Google[ \t]+)?Pixel[ \t]+\d{1,2}(?:[ \t]+(?:Pro|XL)|a)?"
+    r"|(?:Meta[ \t]+)?Quest[ \t]+\d"
+    r"|(?P<galaxy>(?:Samsung[ \t]+)?Galaxy[ \t]+)(?P<model>[SAZ]\d{1,2}(?:[ \t]+Ultra|\+)?))\b")
+#: The models listed after a phone's: "Samsung Galaxy S22, S23, and S24".
+_MORE_MODELS = re.compile(r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)(?P<model>[SAZ]\d{1,2})\b")
 # The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
 _PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
                              r"Center|Datacenter)$", re.I)
@@ -711,6 +721,8 @@ class EntityFinder:
             name = name.removesuffix(" processor")  # "Intel Core Ultra processors": the family
             yield self._candidate(doc, m, "vendor_product", "Hardware",
                                   self._product_model(name) or name)
+        for m in _CONSUMER_DEVICE.finditer(text):
+            yield from self._consumer_devices(doc, m)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
         for m in self._library_part.finditer(text):  # "Triton's autotuner": the library's part
@@ -721,6 +733,20 @@ class EntityFinder:
         for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend", "sox_io backend"
             yield self._candidate(doc, m, "quoted_backend", "Feature",
                                   f"{m.group('name') or m.group('snake')} backend")
+
+    def _consumer_devices(self, doc: Doc, m: re.Match) -> Iterator[Candidate]:
+        """A phone or headset by its model, and the models listed after a phone's, each
+        named with the phone's family ("S23" of "Samsung Galaxy S22, S23" is a Galaxy S23)."""
+        name = " ".join(m.group(0).split())
+        if m.group("galaxy") and not name.startswith("Samsung"):
+            name = f"Samsung {name}"
+        yield self._candidate(doc, m, "consumer_device", "Hardware", name)
+        if m.group("galaxy"):
+            end = m.end()
+            while more := _MORE_MODELS.match(m.string, end):
+                yield self._candidate(doc, more, "consumer_device", "Hardware",
+                                      f"Samsung Galaxy {more.group('model')}", "model")
+                end = more.end()
 
     def _after_a_library(self, text: str, start: int) -> bool:
         """Whether the word before ``start`` names a library: "the TorchX Ray scheduler" is

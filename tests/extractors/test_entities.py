@@ -149,6 +149,20 @@ def test_a_device_named_as_its_maker_is_the_company_where_a_post_speaks_of_one(
     assert {s.label_ for s in doc.spans["ptkg"] if s.id_ == "Arm"} == {label}
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # phones and headsets by their model, a list of models each with the phone's family (the
+    # ExecuTorch alpha post)
+    ("It runs on iPhone 15 Pro, iPhone 15 Pro Max, Samsung Galaxy S22, S23, and S24 phones.",
+     {"iPhone 15 Pro", "iPhone 15 Pro Max", "Samsung Galaxy S22", "Samsung Galaxy S23",
+      "Samsung Galaxy S24"}),
+    ("Meta uses it for hand tracking on Meta Quest 3 and on a Pixel 8.",
+     {"Meta Quest 3", "Pixel 8"}),
+    ("Our quest to fix pixel shaders took 3 releases.", set()),  # common words
+], ids=["phones-and-a-list", "headset-and-pixel", "common-words"])
+def test_a_phone_or_headset_is_named_by_its_model(blank_nlp, text, expected):
+    assert {name for label, name in found(blank_nlp, text) if label == "Hardware"} == expected
+
+
 @pytest.mark.parametrize(("text", "label"), [
     ("Scaling tests of PyTorch FSDP on AWS show it can scale.", "Platform"),
     ("We ran scaling tests on AWS clusters using FSDP.", "Platform"),
