@@ -558,8 +558,8 @@ class EntityFinder:
         models = _alternatives(families[False], _inner_case_free)
         self._family = re.compile(  # "Claude Opus-4.8": a family's model, named by its own
             _START + rf"(?:(?P<outer>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
-            r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*[a-z]?"
-            + _MODEL_TAIL + r")(?![\w+]|\.\d)")
+            r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*(?:[a-z]|[BMT]\b)?"
+            + _MODEL_TAIL + r")(?![\w+]|\.\d)")  # "GPT 175B": its size
         self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
             _START + rf"(?P<name>(?:{_alternatives(families[True])}){MODEL_NUMBER})(?![\w-])"
         ) if families[True] else None

@@ -129,8 +129,11 @@ def test_issue12_toolkit_versions_are_releases(blank_nlp, text, name):
     # a family's model named with its maker's family, an acronym's in lower case (the Helion
     # autotuning post of 2026)
     ("We used Claude Opus-4.8 and gpt-5.5.", {("Model", "Opus-4.8"), ("Model", "gpt-5.5")}),
+    # a family's model named by its size alone (the FSDP post)
+    ("It reached 84 TFLOPS for GPT 1T model and 159 TFLOPS for GPT 175B model.",
+     {("Model", "GPT 1T"), ("Model", "GPT 175B")}),
 ], ids=["family-size", "family-version", "family-size-word", "parameter-count", "suffix",
-        "spaced-parameter-count", "maker-family-and-lower-case-acronym"])
+        "spaced-parameter-count", "maker-family-and-lower-case-acronym", "family-and-size"])
 def test_issue12_model_names(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
