@@ -602,7 +602,7 @@ class EntityFinder:
         nor "engineers from AWS"."""
         return [Span(span.doc, span.start, span.end, label="Platform", span_id=span.id_)
                 if span.label_ == "Organization" and span.id_ in self.clouds
-                and _RUNS_ON.search(text, 0, span.start_char)
+                and _RUNS_ON.search(text, max(0, span.start_char - 12), span.start_char)
                 and _CLOUD_END.match(text, span.end_char) else span for span in spans]
 
     def candidates(self, doc: Doc, text: str | None = None) -> list[Candidate]:
