@@ -362,8 +362,8 @@ def test_csv_handmade_headers_pinned(handmade_graph, tmp_path):
     ex.write_csv(handmade_graph, tmp_path)
     header = (tmp_path / "relationships_INTRODUCES.csv").read_text().splitlines()[0]
     assert header == (":START_ID,:END_ID,:TYPE,count:long,devices:string,evidence:string[],"
-                      "offsets:long[],rules:string[],sources:string[],stability:string,"
-                      "type:string")
+                      "offsets:long[],previous_release:string,previous_stability:string,"
+                      "rules:string[],sources:string[],stability:string,type:string")
     header = (tmp_path / "nodes_Post.csv").read_text().splitlines()[0]
     assert header.startswith(":ID,") and header.endswith(",label:string,name:string,"
                                                          "title:string,url:string,:LABEL")
