@@ -592,6 +592,16 @@ def _owner_of(owner: Span, owned: Span) -> bool:
                for t in words) and all(t.is_lower for t in words)
 
 
+def _of_people(name: Span) -> bool:
+    """Whether a name modifies a noun for people: "Intel PyTorch team" (which the parser may
+    read as a list), "the PyTorch community"."""
+    return name.end < len(name.doc) and name.doc[name.end].lower_ in _PEOPLE_NOUNS
+
+
+_PEOPLE_NOUNS = {"team", "teams", "engineers", "community", "contributors", "developers",
+                 "maintainers"}
+
+
 def _joined_into_a_noun(name: Span) -> bool:
     """Whether "+" joins ``name`` to more names that modify a common noun: "AllReduce +
     Residual + RMSNorm kernel" (not "Symmetric Memory + NCCL Device APIs", two names)."""
@@ -1193,7 +1203,8 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
             yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
                            index.sentence(left))
         elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and not (
-                right.id_ == CORE_LIBRARY and _modifier(right, index.covered(index.sentence(
-                    right)))):  # "Huawei's PyTorch contributions", "Intel PyTorch team"
+                right.id_ == CORE_LIBRARY and (_modifier(right, index.covered(index.sentence(
+                    right))) or _of_people(right))):  # "Huawei's PyTorch contributions",
+            # "Intel PyTorch team"
             yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
                            index.sentence(left))

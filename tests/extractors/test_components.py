@@ -206,6 +206,14 @@ def test_relation_finder_reads_no_base_or_owner_of_a_format_or_a_fused_name(
     assert kept is None or kept in found
 
 
+def test_relation_finder_a_company_s_pytorch_team_builds_no_pytorch(english_nlp):
+    """"Meta and Intel PyTorch team", which the parser reads as a list: Intel's team, not a
+    PyTorch made by Intel (the bfloat16 on Xeon post)."""
+    assert ("DEVELOPED_BY", "PyTorch", "Intel") not in relations_found(
+        english_nlp, "The results presented in this blog is a joint effort of Meta and Intel "
+                     "PyTorch team.")
+
+
 def test_relation_finder_takes_what_a_subjectless_verb_runs_for_its_source(english_nlp):
     """"our years of running PyTorch at scale ... on Alibaba Cloud": no name is the subject,
     and what runs there is the verb's object (the Alibaba Cloud post of 2026)."""
