@@ -446,6 +446,9 @@ _CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
 
 
 _LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
+#: The words that list names of any label; "using", "via", "through" and "with" list devices
+#: only ("on GPU using CUDA").
+_LIST_WORDS = {",", "and", "or", "/", "&"}
 
 def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
     """The targets a trigger governs: the first within ``lead`` words, and those listed with it.
@@ -470,8 +473,10 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
                 chosen.append(target)
             continue  # "Muon (MuonClip)": one name; "(from cuda to xpu)": no list
         if chosen and (not _glue(doc[chosen[-1].end:target.start]) or (
-                target.label_ not in DEVICE_LABELS and _names_part(target, covered))):
-            break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices"
+                target.label_ not in DEVICE_LABELS and (_names_part(target, covered) or not (
+                    _LIST_WORDS & {t.lower_ for t in doc[chosen[-1].end:target.start]})))):
+            break  # "into PyTorch, the functorch APIs", not "Ampere and later CUDA devices";
+            # "in TIMM through FuncTorch tracing": a means, where a device's would be listed
         chosen.append(target)
     owned = dict.fromkeys(_owned(target, inside) for target in chosen)
     return [target for target in owned if target in targets]  # "of PyTorch RPC": not PyTorch

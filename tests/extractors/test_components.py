@@ -206,6 +206,17 @@ def test_relation_finder_reads_no_base_or_owner_of_a_format_or_a_fused_name(
     assert kept is None or kept in found
 
 
+def test_relation_finder_lists_no_means_after_a_library(english_nlp):
+    """"integrated in TIMM through FuncTorch tracing": FuncTorch is the means, not a second
+    library nvFuser is part of (the nvFuser post); "through" still lists devices."""
+    found = relations_found(english_nlp, "nvFuser is integrated in TIMM through FuncTorch "
+                                         "tracing directly.")
+    assert not {r for r in found if r[0] == "PART_OF" and r[2] == "functorch"}
+    assert ("SUPPORTS", "TorchElastic", "Amazon EKS") in relations_found(
+        english_nlp, "TorchElastic is now supported using vanilla Kubernetes and through the "
+                     "managed EKS service.")
+
+
 def test_relation_finder_a_company_s_pytorch_team_builds_no_pytorch(english_nlp):
     """"Meta and Intel PyTorch team", which the parser reads as a list: Intel's team, not a
     PyTorch made by Intel (the bfloat16 on Xeon post)."""
