@@ -541,12 +541,13 @@ class EntityFinder:
             if record.get("first_name"):
                 self.first_names.add(canonical)
         platform = _alternatives(surfaces["Platform"], grouped=True)
+        library = _alternatives(surfaces["Library"], grouped=True)
         self._device_backend = re.compile(  # "Android GPU backend", "Triton Apple MPS backend"
-            rf"(?<![\w-])(?:(?:{_alternatives(surfaces['Library'], grouped=True)})[ \t]+"
+            rf"(?<![\w-])(?:(?:{library})[ \t]+"
             rf"(?:(?:{platform})[ \t]+)?|(?:{platform})[ \t]+)"
             rf"(?:{_alternatives(surfaces['Hardware'], grouped=True)})[ \t]+back[- ]?end\b", re.I)
         self._library_part = re.compile(  # "the Helion autotuner", "ExecuTorch's threadpool"
-            rf"(?<![\w-])(?i:(?P<library>{_alternatives(surfaces['Library'], grouped=True)}))"
+            rf"(?<![\w-])(?i:(?P<library>{library}))"
             rf"(?:['’]s)?[ \t]+(?P<part>{_LIBRARY_PARTS})\b")
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = _by_first_letter(([(n, re.escape(n)) for n in names] or [("", "")])

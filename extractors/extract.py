@@ -1759,8 +1759,9 @@ def _library_opening(name: str, modules: dict[str, str], libraries: dict[str, st
     words = name.split()
     first = words[0].lower()
     module, dot, rest = first.partition(".")
-    if dot and rest:  # torch.* says nothing more
-        return None if modules.get(module) == CORE_LIBRARY else modules.get(module)
+    if dot and rest:
+        library = modules.get(module)
+        return None if library == CORE_LIBRARY else library  # torch.* says nothing more
     return libraries.get(first) if len(words) > 1 else _camel_prefix(name, libraries)
 
 
