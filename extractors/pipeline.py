@@ -291,13 +291,11 @@ def iter_extraction(posts: list[Post], model: str = "en_core_web_sm", jobs: int 
     chunks = _chunks(posts, max(jobs * 4, 1))
     pool = ProcessPoolExecutor(jobs, initializer=_init_worker,
                                initargs=(model, os.getpid(), tuple(patterns)))
-    workers = []
     try:
-        results = pool.map(_extract_chunk, chunks)
-        workers = list(getattr(pool, "_processes", {}).values())  # map started them
-        for facts in results:
+        for facts in pool.map(_extract_chunk, chunks):
             yield from facts
-    except BrokenProcessPool:
+    except BrokenProcessPool:  # also from map itself, when a worker dies while it submits
+        workers = list((getattr(pool, "_processes", None) or {}).values())
         raise WorkerError(_worker_death(workers)) from None
     finally:  # not waiting for the chunks not started when the run stops early
         pool.shutdown(wait=True, cancel_futures=True)

@@ -21,6 +21,7 @@ from ptkg import files
 from ptkg.build import build
 from ptkg.extractors import pipeline
 from ptkg.graph import read_graph
+from ptkg.records import Post
 
 linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 WORKER_DIED = ("Error: an extraction worker died (killed by signal 9, out of memory?): "
@@ -193,6 +194,30 @@ class FakeWorker:
 
     def join(self, timeout: float | None = None) -> None:
         pass
+
+
+def _killed_in_start(*args) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _slow_chunks(posts, count):
+    """The chunks, the second one late: a worker dies while ``map`` still submits them."""
+    chunks = [posts[:1], posts[1:]]
+    yield chunks[0]
+    time.sleep(2)
+    yield chunks[1]
+
+
+@linux_only
+def test_worker_killed_while_chunks_are_submitted_is_named(monkeypatch):
+    """A worker killed before ``map`` returns (the pool breaks inside it) still names the signal."""
+    monkeypatch.setattr(pipeline, "_init_worker", _killed_in_start)
+    monkeypatch.setattr(pipeline, "_chunks", _slow_chunks)
+    posts = [Post(url=f"https://example.org/{n}", text="PyTorch 2.1 ships.")
+             for n in range(2)]
+    with pytest.raises(pipeline.WorkerError) as error:
+        list(pipeline.iter_extraction(posts, model="blank", jobs=2))
+    assert str(error.value) == "an extraction worker died (killed by signal 9, out of memory?)"
 
 
 @pytest.mark.parametrize(("codes", "message"), [
