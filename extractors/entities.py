@@ -165,7 +165,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 # A name as the typing rules read it: up to three words, each capitalized or CamelCase.
-_NAME_WORD = r"(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z]\w*)"
+_NAME_WORD = r"(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z](?:[\w+/.-]*[A-Za-z0-9+])?)"
 _NAME = rf"(?P<name>{_NAME_WORD}(?:[ \t]+[A-Z][\w+/.-]*[A-Za-z0-9+]){{0,2}})"
 
 # "<Name> library", "<Name> backend", "the <Name> DSL", "<Name> inference engine".
@@ -457,6 +457,9 @@ _CONSUMER_DEVICE = re.compile(
 #: The models listed after a phone's: "Samsung Galaxy S22, S23, and S24".
 _MORE_MODELS = re.compile(r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)(?P<model>[SAZ]\d{1,2})\b")
 # The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
+#: A product's model number, then the kind of device it is, which says nothing more:
+#: "Intel Xeon Platinum 8380H CPU" is the Intel Xeon Platinum 8380H.
+_MODEL_NUMBER_THEN_KIND = re.compile(r"(\w*\d\w*)[ \t]+(?:GPU|CPU|NPU|TPU|Processor|Accelerator)$")
 _PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
                              r"Center|Datacenter)$", re.I)
 
@@ -720,8 +723,8 @@ class EntityFinder:
             name = re.sub(r"[®™]", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
             name = name.removesuffix(" processor")  # "Intel Core Ultra processors": the family
-            yield self._candidate(doc, m, "vendor_product", "Hardware",
-                                  self._product_model(name) or name)
+            yield self._candidate(doc, m, "vendor_product", "Hardware", self._product_model(name)
+                                  or _MODEL_NUMBER_THEN_KIND.sub(r"\1", name))
         for m in _CONSUMER_DEVICE.finditer(text):
             yield from self._consumer_devices(doc, m)
         for m in self._device_backend.finditer(text):  # "Android GPU backend": a feature
@@ -1494,11 +1497,12 @@ def _listed_with_companies(spans: list[Span], i: int, text: str) -> bool:
 
 def _as_one_word(candidate: Candidate, types: dict) -> Candidate:
     """A name the post types, written as one word of capitalized parts, outranks the pack's
-    names inside it: the "GPU" of "DuaLip-GPU as a ... system" is part of that name, the
-    "PyTorch" of a "PyTorch-native library" is not."""
+    names inside it: the "GPU" of "DuaLip-GPU as a ... system" and the "vLLM" of "vLLM-Omni,
+    a ... framework" are part of those names, the "PyTorch" of a "PyTorch-native library" is
+    not."""
     span = candidate.span
     if candidate.rule in ("typed_name", "learned") and span.id_.lower() in types \
-            and re.fullmatch(r"[A-Z][\w.+]*(?:-[A-Z0-9][\w.+]*)+", span.text):
+            and re.fullmatch(r"(?:[a-z]+)?[A-Z][\w.+]*(?:-[A-Z0-9][\w.+]*)+", span.text):
         return candidate._replace(priority=PRIORITY["pack"])
     return candidate
 

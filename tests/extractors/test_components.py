@@ -680,10 +680,13 @@ def test_entity_finder_library_part(blank_nlp, text, expected):
      [("DuaLip-GPU", "Library")]),
     ("We propose **DuaLip-PyTorch** as a core execution engine.",
      [("DuaLip-PyTorch", "Library")]),
+    # a library's offshoot, its name opening in lower case (the Singapore meetup post of 2026)
+    ("He introduced vLLM-Omni, a standalone framework that evolved from vLLM.",
+     [("vLLM-Omni", "Library"), ("vLLM", "Library")]),
     # an adjective made of a name is not a name
     ("torchtune, a PyTorch-native library for fine-tuning.",
      [("torchtune", "Library"), ("PyTorch", "Library")]),
-], ids=["as-a-system", "bold-as-an-engine", "name-native"])
+], ids=["as-a-system", "bold-as-an-engine", "lower-case-opening", "name-native"])
 def test_entity_finder_one_word_typed_name(blank_nlp, text, expected):
     doc = blank_nlp(text)
     assert [(s.text, s.label_) for s in doc.spans["ptkg"]] == expected

@@ -64,8 +64,10 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
      {("Platform", "Ubuntu"), ("Platform", "SUSE Linux"), ("Platform", "Red Hat Linux")}),
     ("It brings Intel® Client GPUs (Intel® Core™ Ultra processors with built-in graphics).",
      {("Hardware", "Intel Core Ultra")}),
+    ("Measured on an Intel® Xeon® Platinum 8380H CPU @ 2.90GHz.",
+     {("Hardware", "Intel Xeon Platinum 8380H")}),
 ], ids=["device-family-models", "reference-design", "codenames", "linux-distributions",
-        "vendor-processors"])
+        "vendor-processors", "vendor-model-number"])
 def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
     """The ExecuTorch Ethos-U85 and Intel GPU support in 2.5 posts: a model number of a device
     family the alias pack names ("family": true) is a device of it, whichever number; a code
