@@ -362,6 +362,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # the examples of a library's kind of parts are its parts (torchao's low-bit operators)
     ("These operators work across all PyTorch surfaces, including eager, torch.compile, AOTI, "
      "and ExecuTorch.", ("PART_OF", "AOTInductor", "PyTorch")),
+    ("nvFuser is able to power new PyTorch systems like TorchDynamo and FuncTorch.",
+     ("PART_OF", "TorchDynamo", "PyTorch")),
     # a device's back end the subject has, named in apposition too (the Intel GPUs 2.4 post)
     ("Graph mode (torch.compile) now has an enabled Intel GPU back end to integrate Triton.",
      ("SUPPORTS", "torch.compile", "Intel GPU")),
@@ -385,7 +387,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
         "relies-on", "implemented-using", "powered-by", "hyphen-based", "executed-on",
         "team-at", "opens-on-a-device", "dash-apposition", "extensions-to", "released-by",
         "started-at", "contribution-by", "compiles-down-to", "compiles-to", "implemented-via",
-        "name-at-company", "library-kernel", "library-kinds-listed", "device-back-end",
+        "name-at-company", "library-kernel", "library-kinds-listed", "library-systems-listed",
+        "device-back-end",
         "supported-by",
         "variant-named-after", "uses-kinds-of", "systems-like-at-company"])
 def test_relation_finder_reads_rule(english_nlp, text, expected):
