@@ -273,10 +273,10 @@ _QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+back
                              r"|(?<![\w.\"“-])(?P<snake>[a-z][a-z0-9]*_[a-z0-9_]+)[ \t]+backend\b")
 
 #: The parts of a tool that its name opens: "the Helion autotuner", "TokenSpeed's scheduler",
-#: the "ExecuTorch delegate framework". A library's compiler is the library itself, and "the
-#: PyTorch runtime" is how posts speak of PyTorch.
+#: the "ExecuTorch delegate framework", "the ExecuTorch SDK", "the PlayTorch app". A library's
+#: compiler is the library itself, and "the PyTorch runtime" is how posts speak of PyTorch.
 _LIBRARY_PARTS = "autotuner|scheduler|thread ?pool|runtime|allocator|dispatcher|tokenizer" \
-                 "|delegate framework"
+                 "|delegate framework|SDK|app"
 
 # "LightSeek Foundation", "Mobius Labs": a name with a company's or lab's suffix.
 _ORG_SUFFIX = re.compile(

@@ -665,13 +665,17 @@ def test_entity_finder_device_backend_is_feature(blank_nlp, text, name, inner):
      [("Helion autotuner", "Feature", "Helion autotuner")]),
     ("The ExecuTorch delegate framework supports fallback.",
      [("ExecuTorch delegate framework", "Feature", "ExecuTorch delegate framework")]),
+    ("The PlayTorch app runs what the ExecuTorch SDK profiled.",
+     [("PlayTorch app", "Feature", "PlayTorch app"),
+      ("ExecuTorch SDK", "Feature", "ExecuTorch SDK")]),
     # a library's own runtime, a core one, and a scheduler of another library's for it
     ("Use ONNX Runtime for inference.", [("ONNX Runtime", "Library", "ONNX Runtime")]),
     ("It is a streamlined version of the PyTorch runtime.",
      [("PyTorch", "Library", "PyTorch")]),
     ("It uses the Torchx Ray scheduler.",
      [("Torchx", "Library", "TorchX"), ("Ray", "Library", "Ray")]),
-], ids=["possessive", "compound", "two-words", "library-named-runtime", "core", "other-library"])
+], ids=["possessive", "compound", "two-words", "app-and-sdk", "library-named-runtime", "core",
+        "other-library"])
 def test_entity_finder_library_part(blank_nlp, text, expected):
     doc = blank_nlp(text)
     assert [(s.text, s.label_, s.id_) for s in doc.spans["ptkg"]] == expected
