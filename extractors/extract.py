@@ -1078,6 +1078,8 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_now_at_level(doc, line, by_line[line.start], section.release))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
+            facts.extend(_level_released(doc, line, by_line[line.start], section.release))
+            facts.extend(_kept_at_level(doc, line, by_line[line.start], section.release))
             said_new = _said_new(doc, line, by_line[line.start], section.release)
             facts.extend(said_new + _on_section_hardware(said_new, section))
         if line.kind != "code":
@@ -1351,6 +1353,52 @@ def _earlier_releases(doc: Doc, inside: list[Span], section: Section) -> list[Fa
             facts.append(_code_fact("introduces.stated_stability", release, feature,
                                     span.sent, now.group("word").lower(), now.group("word")))
     return facts
+
+
+def _level_released(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """What an earlier release shipped at a level, the release named first: "In the previous
+    release 0.15 we BETA-released a new set of transforms in X" (torchvision 0.15 in a
+    torchvision 0.16 section). The feature is the first the sentence names after the verb."""
+    text = _text(doc)
+    facts = []
+    for m in _LEVEL_RELEASED.finditer(text, line.start, line.end):
+        sentence = doc.char_span(m.start(), m.end(), alignment_mode="expand").sent
+        earlier = next((_entity(s) for s in reversed(inside) if s.label_ == "Release"
+                        and sentence.start_char <= s.start_char < m.start()
+                        and _entity(s) != release), None)
+        previous = _PREVIOUS_RELEASE.search(text, sentence.start_char, m.start())
+        if earlier is None and previous is not None:
+            library = release.name.rpartition(" ")[0]
+            earlier = Entity("Release", f"{library} {previous.group('version')}")
+        feature = next((s for s in inside if s.label_ == "Feature"
+                        and m.end() <= s.start_char < sentence.end_char), None)
+        if earlier is not None and earlier != release and feature is not None:
+            word = m.group("word") or m.group("as_word")
+            facts.append(_code_fact("introduces.earlier_release", earlier, _entity(feature),
+                                    sentence, word.lower(), word))
+    return facts
+
+
+def _kept_at_level(doc: Doc, line: Line, inside: list[Span], release: Entity) -> list[Fact]:
+    """Features a release keeps at a level: "We're keeping the X and Y namespaces as BETA
+    until 0.17" (each at Beta in the section's release)."""
+    text = _text(doc)
+    facts = []
+    for m in _KEPT_AS.finditer(text, line.start, line.end):
+        sentence = doc.char_span(m.start(), m.end(), alignment_mode="expand").sent
+        facts.extend(_code_fact("introduces.stated_stability", release, _entity(s), sentence,
+                                m.group("word").lower(), m.group("word"))
+                     for s in inside if s.label_ == "Feature"
+                     and m.start("names") <= s.start_char < m.end("names"))
+    return facts
+
+
+_LEVEL_RELEASED = re.compile(rf"\b(?:(?P<word>{stability.WORDS})-released|released\s+as\s+"
+                             rf"(?:an?\s+)?(?P<as_word>{stability.WORDS})\b)", re.I)
+_PREVIOUS_RELEASE = re.compile(r"\b(?:previous|last|prior)\s+release\s+v?"
+                               r"(?P<version>\d{1,2}\.\d{1,2})(?![\d.]\d)", re.I)
+_KEPT_AS = re.compile(rf"\bkeep(?:s|ing)?\s+(?P<names>(?:[^.!?]|\.(?=\w))+?)\s+as\s+"
+                      rf"(?P<word>{stability.WORDS})\b(?!\s+as\b)", re.I)  # not "as stable as"
 
 
 def _of_generic_subject(span: Span) -> bool:

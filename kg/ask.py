@@ -398,7 +398,7 @@ class QuestionMapper:
         found: dict[str, tuple[str, str]] = {}
         entries = [e for e in self.index.entries.values() if e.label != "Post"]
         for entry in sorted(entries, key=lambda e: (e.label == "Release", e.node)):
-            for surface in (entry.name, *entry.aliases):
+            for surface in (entry.name, *entry.aliases, *_said_in_words(entry.name)):
                 if len(surface) > 1:
                     found.setdefault(surface.casefold(), (entry.name, entry.label))
                     self._spellings.setdefault(surface.casefold(), set()).add(surface)
@@ -741,6 +741,16 @@ _HOW_TO = re.compile(r"\s*how\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|o
 _YES_OR_NO = {"does", "do", "did", "is", "are", "was", "were", "can", "has", "have"}
 _YES_OR_NO_RELATIONS = {"SUPPORTS", "PART_OF", "BASED_ON", "DEVELOPED_BY"}
 YES_OR_NO_WEIGHT = 5
+
+
+def _said_in_words(name: str) -> tuple[str, ...]:
+    """How a question says a module path: "torchvision.transforms.v2" as "torchvision's
+    transforms v2" or "torchvision transforms v2" (its first part owns the rest)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.\w+)+", name):
+        return ()
+    owner, _, rest = name.partition(".")
+    words = rest.replace(".", " ")
+    return f"{owner}'s {words}", f"{owner}’s {words}", f"{owner} {words}"
 
 
 def _asks_yes_or_no(doc, mentions: list[Mention]) -> bool:

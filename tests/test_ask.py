@@ -330,6 +330,16 @@ def test_issue12_not_in_corpus_gets_the_gap_line(corpus_kg, question, gap):
     assert corpus_kg.ask(question).result.gaps == [gap]
 
 
+@pytest.mark.parametrize("question", ["When did torchvision's transforms v2 become stable?",
+                                      "When did torchvision transforms v2 become stable?"])
+def test_issue12_a_module_path_said_in_words_links(corpus_kg, question):
+    """A dotted name said as words, its library owning the rest ("torchvision's transforms
+    v2"), is that name."""
+    found = corpus_kg.mapper().map(question)
+    assert (found.query, found.params) == ("feature-stability",
+                                           {"feature": "torchvision.transforms.v2"})
+
+
 @pytest.fixture(scope="module")
 def corpus_kg(corpus_graph_file):
     with ptkg.open(corpus_graph_file) as graph:

@@ -101,9 +101,6 @@ XFAIL: dict[str, str] = {
            "(FlexAttention) and 'Multi-GPU/multi-node profiling improvements' (PyTorch "
            "Profiler) keep their headings whole",
     # -- feature lifecycles
-    "q14": "mapper: \"torchvision's transforms v2\" does not link to torchvision.transforms.v2, "
-           "so releases-of-library torchvision; extraction: 0.17's Stable is read ('It is now "
-           "stable!'), 0.15's and 0.16's Beta are not",
     "q16": "extraction: feature-stability FlexAttention has PyTorch 2.5 only; the Intel 2.6 "
            "post's FlexAttention on x86 CPU is not a 2.6 INTRODUCES, and 2.12's is the separate "
            "feature 'Inductor FlexAttention pipelining'",

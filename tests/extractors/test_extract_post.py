@@ -259,6 +259,25 @@ def test_a_feature_now_at_a_level_is_introduced_at_it():
     assert fact.evidence.startswith("The `torchvision.transforms.v2` namespace")
 
 
+def test_a_level_an_earlier_release_gave_and_one_kept_are_introduced_at_it():
+    """The 2.1 library post: "In the previous release 0.15 we BETA-released ... in X" is what
+    torchvision 0.15 shipped, at Beta; "We're keeping X and Y as BETA until 0.17" is the level
+    the section's release (0.16) states for each."""
+    text = ("## TorchVision\n\nTorchVision 0.16 is out.\n\n"
+            "### Transforms, Tensors and Datasets\n\n"
+            "In the previous release 0.15 we BETA-released a new set of transforms in "
+            "`torchvision.transforms.v2` with native support for tasks like segmentation. "
+            "We're keeping the `torchvision.transforms.v2` and `torchvision.tv_tensors` "
+            "namespaces as BETA until 0.17 out of precaution.\n")
+    [result] = run_extraction([Post(BLOG + "p/", text, "New library updates in PyTorch 2.1")],
+                              model="en_core_web_sm", jobs=1)
+    introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
+                  if f.type == "INTRODUCES"}
+    assert introduced == {("torchvision 0.15", "torchvision.transforms.v2", "Beta"),
+                          ("torchvision 0.16", "torchvision.transforms.v2", "Beta"),
+                          ("torchvision 0.16", "torchvision.tv_tensors", "Beta")}
+
+
 def test_in_library_states_its_own_source_only():
     """ "news from PyTorch" under a feature's heading does not make the feature PyTorch's."""
     text = ("PyTorch 1.9 is released today.\n"
