@@ -1146,7 +1146,8 @@ def _adding_with_release(doc: Doc, inside: list[Span]) -> list[Fact]:
             continue
         facts.extend(_code_fact("introduces.release_adds", _entity(span), _entity(feature),
                                 span.sent) for feature in _recalled(span, inside, text))
-        feature = _added_by(span, inside, text) or _available_from(span, inside, text)
+        feature = _added_by(span, inside, text) or _added_since(span, inside, text) \
+            or _available_from(span, inside, text)
         if feature is None:
             continue
         level = _SINCE_LEVEL.search(text, feature.end_char, span.sent.end_char)
@@ -1164,6 +1165,17 @@ def _added_by(release: Span, inside: list[Span], text: str) -> Span | None:
     adding = _WE_ADD.match(text, release.end_char)
     return next((f for f in inside if f.label_ == "Feature" and f.sent == release.sent
                  and adding is not None and f.start_char >= adding.end()), None)
+
+
+def _added_since(release: Span, inside: list[Span], text: str) -> Span | None:
+    """The feature of "Since PyTorch 2.6, X86 CPU support of FlexAttention was added": a core
+    release opens the sentence, and the last feature named before "was added" is its."""
+    if not _is_core(_entity(release)) or not _SINCE_RELEASE.fullmatch(
+            text, release.sent.start_char, release.start_char):
+        return None
+    added = _WAS_ADDED.search(text, release.end_char, release.sent.end_char)
+    return next((f for f in reversed(inside) if f.label_ == "Feature" and added is not None
+                 and release.end_char <= f.start_char and f.end_char <= added.start()), None)
 
 
 def _recalled(release: Span, inside: list[Span], text: str) -> list[Span]:
@@ -1207,6 +1219,10 @@ _ENDED = re.compile(r"\b(?:deprecat|remov|drop)\w*\s+(?:of\s+|support\s+for\s+)?
                     re.I)
 #: "With PyTorch 1.11", "In PyTorch 2.0", at the start of a sentence.
 _WITH_RELEASE = re.compile(r"\W*(?:with|in)\s+(?:the\s+)?", re.I)
+_SINCE_RELEASE = re.compile(r"\W*(?:since|starting\s+(?:in|with|from)|as\s+of)\s+(?:the\s+)?",
+                            re.I)
+_WAS_ADDED = re.compile(r"\b(?:was|were|has\s+been|have\s+been)\s+(?:first\s+)?"
+                        r"(?:added|introduced)\b", re.I)
 #: "we're adding", "we are introducing", "we have added": what the release brings follows.
 _WE_ADD = re.compile(r"(?:\s+release)?\s*,?\s*we(?:['’]re|\s+are|\s+have)?\s+"
                      r"(?:adding|introducing|added|introduced|releasing|shipping)\b", re.I)

@@ -609,6 +609,16 @@ def test_what_a_sentence_says_a_release_adds_is_its_feature_in_any_post():
             if f[0] == "INTRODUCES"} == {("PyTorch 1.11", "FSDP", "Prototype")}
 
 
+def test_what_was_added_since_a_release_is_that_releases_feature():
+    """The Intel 2.6 post: "Since PyTorch 2.6, X86 CPU support of FlexAttention was added"
+    is 2.6's FlexAttention work, said in a post of no release."""
+    text = ("FlexAttention was first introduced in PyTorch 2.5.\n\nSince PyTorch 2.6, X86 CPU "
+            "support of FlexAttention was added through TorchInductor CPP backend.\n")
+    assert ("PyTorch 2.6", "FlexAttention") in {
+        (f[1], f[2]) for f in facts_of(text, "Unlocking PyTorch on Intel", "en_core_web_sm")
+        if f[0] == "INTRODUCES"}
+
+
 def test_what_a_later_post_recalls_an_earlier_release_did_is_that_releases_feature():
     """The 2.12 post recalls 2.11 and 2.10 in its opening: what 2.11 "expanded that foundation
     with" is 2.11's; what 2.10 deprecated in the same breath is no feature it introduced."""
