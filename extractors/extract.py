@@ -1917,7 +1917,14 @@ def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
     return [_code_fact("supports.named_in_feature", _entity(feature), _entity(device),
                        feature.sent)
             for device in doc.spans.get("ptkg_inner", [])
-            for feature in holding(device)]
+            for feature in holding(device) if not _toolkit_concept(feature, device)]
+
+
+def _toolkit_concept(feature: Span, device: Span) -> bool:
+    """Whether a name is a toolkit's own concept, the toolkit opening it ("CUDA Graphs",
+    "CUDA Green Contexts"): the toolkit owns it, it is not what the feature runs on."""
+    return device.start == feature.start and device.id_ in TOOLKITS \
+        and not _SUPPORT_NAME.match(feature.doc[device.end:feature.end].text)
 
 
 def _holders(spans: list[Span]) -> Callable[[Span], list[Span]]:

@@ -1257,6 +1257,19 @@ def test_a_library_whose_name_names_a_device_supports_it():
     assert ("SUPPORTS", "DuaLip-GPU", "GPU") in triples_of(text, "A post")
 
 
+@pytest.mark.parametrize(("text", "supported"), [
+    ("It is compatible with torch.compile and CUDA graphs.\n", set()),
+    ("We moved to CUDA Green Contexts for isolation.\n", set()),
+    ("We also revamped our Android GPU backend.\n", {"GPU", "Android"}),
+], ids=["toolkit-concept", "toolkit-concept-words", "device-inside"])
+def test_a_toolkits_own_concept_names_no_support(text, supported):
+    """The 2.12 post and the FSDP post: "CUDA Graphs" and "CUDA Green Contexts" are CUDA's
+    own concepts, which the toolkit opening their name owns; the "Android GPU backend" runs
+    on what it names."""
+    assert {f[2] for f in triples_of(text, "A post", "en_core_web_sm")
+            if f[0] == "SUPPORTS"} == supported
+
+
 def test_a_title_of_a_release_with_no_device_support_introduces_nothing():
     [result] = run_extraction([Post(BLOG + "p/", "It is out.\n",
                                     "PyTorch 2.5 Now Supports Faster Workloads")],
