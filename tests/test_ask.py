@@ -316,8 +316,8 @@ def test_issue12_a_feature_named_as_a_devices_support_asks_for_the_device(corpus
     ("What features did the PyTorch 0.4 release announce?",
      "no post in the graph announces PyTorch 0.4: the feature listed comes from other posts, "
      "so its own list is not known"),
-    ("What features did the PyTorch 2.6 release announce?",
-     "no post in the graph announces PyTorch 2.6 or lists its features: the features it "
+    ("What features did the PyTorch 1.1 release announce?",
+     "no post in the graph announces PyTorch 1.1 or lists its features: the features it "
      "introduced are not known"),
     ("Which library releases shipped with PyTorch 1.13?",
      "no post in the graph names a library release shipped with PyTorch 1.13: the library "
