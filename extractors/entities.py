@@ -317,7 +317,8 @@ _CODENAME = re.compile(
     r"\(\s*[Cc]ode[ -]?[Nn]ame[ds]?\s+(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)?)\s*\)")
 _DEVICE_CODE = re.compile(
     r"(?<![\w./@-])(?:\d{1,2}[x×][ \t]?)?"
-    r"(?P<code>(?:G[BH]|[ABHPV])[1-9]00(?![\d])|MI[1-9]\d{1,2}[AXL]?|gfx\d{2,3}[\da-f])\b(?!-\w)")
+    r"(?P<code>(?:G[BH]|[ABHPV])[1-9]00(?![\d])|MI[1-9]\d{1,2}[AXL]?|gfx\d{2,3}[\da-f])"
+    r"s?\b(?!-\w)")  # "2000+ B300s": each a B300
 
 # "cuSolver", "hipSPARSELt", "rocSHMEM", "oneCCL"; "XCCL", "ncclx"; "NVSHMEM".
 _VENDOR_LIBRARY = re.compile(

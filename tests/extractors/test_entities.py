@@ -45,7 +45,8 @@ def pack_ids() -> set[str]:
     ("A rack of GB300 systems next to GH200 superchips.",
      {("Hardware", "GB300"), ("Hardware", "GH200")}),
     ("Benchmarks on an NVIDIA A100-SXM4-40GB GPU.", {("Hardware", "A100")}),
-], ids=["nvidia-codes", "amd-codes", "superchips", "product-variant"])
+    ("Torchtitan on 2000+ B300s.", {("Hardware", "B300")}),
+], ids=["nvidia-codes", "amd-codes", "superchips", "product-variant", "plural"])
 def test_issue12_accelerator_codes(blank_nlp, text, expected):
     """Accelerator codes are hardware, and a vendor's product names the code it is."""
     assert found(blank_nlp, text) >= expected
