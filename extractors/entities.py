@@ -443,10 +443,12 @@ _NOT_A_NAME = re.compile(
 # a few of these shapes are names the pack knows ("MoE"): the pack is not filtered.
 
 
+#: The kinds of device a vendor's product name ends with: "NVIDIA B200 GPU".
+_DEVICE_KINDS = "GPU|CPU|NPU|TPU|Processor|Accelerator"
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
     r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+"
-    r"(?P<device>GPU|CPU|NPU|TPU|Processor|Accelerator|Graphics|processor)s?"
+    rf"(?P<device>{_DEVICE_KINDS}|Graphics|processor)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
 # Phones and headsets by their model: "iPhone 15 Pro Max", "Samsung Galaxy S22, S23, and S24"
 # (each a device), "Pixel 8", "Meta Quest 3".
@@ -460,7 +462,7 @@ _MORE_MODELS = re.compile(r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)(?P<model>[
 # The words of a product that only say which one: "NVIDIA A100 40GB GPU" is an A100.
 #: A product's model number, then the kind of device it is, which says nothing more:
 #: "Intel Xeon Platinum 8380H CPU" is the Intel Xeon Platinum 8380H.
-_MODEL_NUMBER_THEN_KIND = re.compile(r"(\w*\d\w*)[ \t]+(?:GPU|CPU|NPU|TPU|Processor|Accelerator)$")
+_MODEL_NUMBER_THEN_KIND = re.compile(rf"(\w*\d\w*)[ \t]+(?:{_DEVICE_KINDS})$")
 _PRODUCT_DETAIL = re.compile(r"^(?:\d+GB|SXM\d?|PCIe|HBM\d?e?|Tensor|Core|Instinct|Tesla|Data|"
                              r"Center|Datacenter)$", re.I)
 

@@ -442,13 +442,14 @@ def _clause_end(trigger: Span, index: _DocIndex) -> int:
     return end
 
 
-_CONJUNCTIONS = {",", "and", "or", "/", "&", "using", "via", "through", "with"}
-
-
-_LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
 #: The words that list names of any label; "using", "via", "through" and "with" list devices
 #: only ("on GPU using CUDA").
 _LIST_WORDS = {",", "and", "or", "/", "&"}
+_CONJUNCTIONS = _LIST_WORDS | {"using", "via", "through", "with"}
+
+
+_LIST_GLUE = _CONJUNCTIONS | {"as", "well", "both", "either", "the", "a", "an"}
+
 
 def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -> list[Span]:
     """The targets a trigger governs: the first within ``lead`` words, and those listed with it.

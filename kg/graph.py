@@ -28,7 +28,14 @@ from .files import write_atomic
 from .names import MODEL_NUMBER, variant_key, version_key
 from .records import Entity, Fact, PostFacts
 from .resolve import Resolver, hardware_key, pack_device_families, pack_families
-from .schema import DEVICE_LABELS, ENDINGS, RELATION_TYPES, stability_rank
+from .schema import (
+    DEVICE_LABELS,
+    ENDINGS,
+    RELATION_TYPES,
+    STABILITIES,
+    after_previous,
+    stability_rank,
+)
 
 if TYPE_CHECKING:
     from .curation import Curation
@@ -291,12 +298,11 @@ def _add_previous_stability(graph: nx.MultiDiGraph) -> None:
             continue
         stated = sorted((graph.nodes[r]["library"], version_key(graph.nodes[r]["version"]), r)
                         for r, _, key, edge in graph.in_edges(node, keys=True, data=True)
-                        if key == "INTRODUCES" and edge.get("stability"))
-        for (library, _, older), (same, _, newer) in zip(stated, stated[1:], strict=False):
-            if library == same:
-                edge = graph.edges[newer, node, "INTRODUCES"]
-                edge["previous_stability"] = graph.edges[older, node, "INTRODUCES"]["stability"]
-                edge["previous_release"] = graph.nodes[older]["name"]
+                        if key == "INTRODUCES" and edge.get("stability") in STABILITIES)
+        for (_, _, older), (_, _, newer) in after_previous(stated, lambda s: s[0]):
+            edge = graph.edges[newer, node, "INTRODUCES"]
+            edge["previous_stability"] = graph.edges[older, node, "INTRODUCES"]["stability"]
+            edge["previous_release"] = graph.nodes[older]["name"]
 
 
 def _named(reads: list[tuple], name: str) -> str | None:

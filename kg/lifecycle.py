@@ -37,7 +37,7 @@ from .errors import PtkgError
 from .explore import NotFoundError, find_nodes, resolve_node
 from .graph import node_id, same_things
 from .names import version_key
-from .schema import CORE_LIBRARY, ENDINGS, STABILITIES, change
+from .schema import CORE_LIBRARY, ENDINGS, STABILITIES, after_previous, change
 
 __all__ = ["Coverage", "NotFoundError", "ReleaseOrderError", "feature_lifecycle", "find_node",
            "gap_line", "graph_coverage", "release_coverage", "release_diff"]
@@ -352,18 +352,11 @@ def changes(history: Iterable[Statement]) -> list[Change]:
     >>> [(c.kind, c.from_release, c.to_release) for c in changes(said)]
     [('promotion', 'PyTorch 1.8', 'PyTorch 1.10')]
     """
-    found = []
-    last: dict[str, Statement] = {}
-    for statement in history:
-        if statement.stability not in STABILITIES:
-            continue
-        before = last.get(statement.library)
-        kind = change(before.stability, statement.stability) if before is not None else None
-        if kind is not None:
-            found.append(Change(kind, statement.library, before.release, before.stability,
-                                statement.release, statement.stability))
-        last[statement.library] = statement
-    return found
+    stated = [s for s in history if s.stability in STABILITIES]
+    return [Change(kind, after.library, before.release, before.stability, after.release,
+                   after.stability)
+            for before, after in after_previous(stated, lambda s: s.library)
+            if (kind := change(before.stability, after.stability)) is not None]
 
 
 def feature_lifecycle(graph: nx.MultiDiGraph, name: str) -> Lifecycle:

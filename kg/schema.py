@@ -14,7 +14,9 @@ Adding a label, a relationship type or a stability level is one entry here and o
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 CORE_LIBRARY = "PyTorch"
 
@@ -198,6 +200,28 @@ def change(old: str, new: str) -> str | None:
     if a.era == b.era and a.rank != b.rank:
         return "promotion" if b.rank > a.rank else "demotion"
     return None
+
+
+Stated = TypeVar("Stated")
+
+
+def after_previous(stated: Iterable[Stated],
+                   library: Callable[[Stated], str]) -> Iterator[tuple[Stated, Stated]]:
+    """Each statement of a feature's stability with the one before it by a release of the same
+    library: ``stated`` in version order, only statements of a level.
+
+    Examples
+    --------
+    >>> said = [("PyTorch", "1.8"), ("torchvision", "0.9"), ("PyTorch", "1.10")]
+    >>> list(after_previous(said, lambda s: s[0]))
+    [(('PyTorch', '1.8'), ('PyTorch', '1.10'))]
+    """
+    last: dict[str, Stated] = {}
+    for statement in stated:
+        before = last.get(library(statement))
+        if before is not None:
+            yield before, statement
+        last[library(statement)] = statement
 
 
 def stability_rank(name: str | None) -> int:
