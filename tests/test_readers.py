@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -678,12 +679,45 @@ def test_reader_given_a_directory(tmp_path):
         list(read_jsonl(tmp_path))
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
+def _read_as_nobody(path: Path) -> str:
+    """What ``read_posts`` says of ``path`` to an unprivileged user: a forked child drops
+    root's rights (it cannot start this interpreter, which lives under root's home)."""
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: read without root's rights, say what read_posts said
+        os.close(read_end)
+        os.setgid(65534)
+        os.setuid(65534)
+        try:
+            list(read_posts([path]))
+            said = "read"
+        except InputError as error:
+            said = str(error)
+        os.write(write_end, said.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as said:
+        message = said.read()
+    os.waitpid(child, 0)
+    return message
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
 def test_read_posts_unreadable_file(tmp_path):
-    path = Path(_write(tmp_path / "p.jsonl", '{"url": "https://e.org/", "text": "T"}\n'))
-    path.chmod(0)
-    with pytest.raises(InputError, match="permission denied"):
-        list(read_posts([path]))
+    """A file its reader may not read is one line naming it; root reads any file, so as root
+    an unprivileged user (nobody) reads it, from a folder it may enter."""
+    folder = Path(tempfile.mkdtemp())  # tmp_path's parents are private to their owner
+    try:
+        folder.chmod(0o755)
+        path = Path(_write(folder / "p.jsonl", '{"url": "https://e.org/", "text": "T"}\n'))
+        path.chmod(0)
+        if os.geteuid() != 0:
+            with pytest.raises(InputError, match="permission denied"):
+                list(read_posts([path]))
+        else:
+            assert _read_as_nobody(path) == f"{path}: permission denied"
+    finally:
+        shutil.rmtree(folder)
 
 
 def test_read_posts_unreadable_file_message(tmp_path, monkeypatch):
