@@ -102,8 +102,9 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     dated_by = titled.name if titled is not None else None  # "New library updates in 1.12"
     result.facts = sorted({_with_post_text(f, post, dated_by) for f in _most_specific(facts)
                            if _fits(f)})
-    result.mentions = sorted(_without_idle_languages(result.mentions, result.facts)
-                             + _headings_of_apis(doc, lines, by_line, result.facts))
+    result.mentions = sorted(_without_names_inside_names(
+        _without_idle_languages(result.mentions, result.facts), result.facts)
+        + _headings_of_apis(doc, lines, by_line, result.facts))
     for link in _summary_links(doc, lines, post.text, result.facts):
         _name_by_summary_link(result, link)
     return result
@@ -291,6 +292,25 @@ def _without_idle_languages(mentions: list[Mention], facts: list[Fact]) -> list[
 
 
 _LANGUAGES = {"Python"}
+
+
+def _without_names_inside_names(mentions: list[Mention], facts: list[Fact]) -> list[Mention]:
+    """The mentions but those of a feature the post names only as what a longer feature's name
+    is for or in, in the sentence that feature was read from, and that takes part in no fact:
+    "[Stable] Modulation input for DeformConv2D" names one feature, not DeformConv2D beside it."""
+    in_facts = {e for f in facts for e in (f.source, f.target)}
+    longer = [(f.start, f.end, e.name) for f in facts for e in (f.source, f.target)
+              if e.label == "Feature" and f.start >= 0]
+
+    def inside(m: Mention) -> bool:
+        return m.start >= 0 and any(
+            start <= m.start and m.end <= end and name != m.entity.name
+            and re.search(rf"\b(?:for|in|of|to|with)\s+{re.escape(m.surface)}\b", name)
+            for start, end, name in longer)
+
+    alone = {m.entity for m in mentions if m.entity.label == "Feature"
+             and m.entity not in in_facts} - {m.entity for m in mentions if not inside(m)}
+    return [m for m in mentions if m.entity not in alone]
 
 
 def _most_specific(facts: list[Fact]) -> list[Fact]:

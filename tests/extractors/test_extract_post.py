@@ -1317,3 +1317,18 @@ def test_what_is_now_deprecated_is_the_kind_the_name_is_followed_by():
     endings = {f for f in facts_of(text, "PyTorch 1.7 released", "en_core_web_sm")
                if f[0] in ("DEPRECATES", "REMOVES")}
     assert endings == {("DEPRECATES", "PyTorch 1.7", "torch.fft function", None)}
+
+
+def test_a_name_only_inside_a_headings_name_is_no_node_of_its_own():
+    """1.8's library post: "[Stable] Modulation input for DeformConv2D" names one feature; the
+    operator is a node of its own where the post names it elsewhere too."""
+    heading = "# TorchVision 0.9.0\n* [Stable] Modulation input for DeformConv2D\n"
+
+    def named(text: str) -> set[str]:
+        [result] = run_extraction([Post(BLOG + "p/", text, "Title")], model="en_core_web_sm",
+                                  jobs=1)
+        return {m.entity.name for m in result.mentions} | {f.target.name for f in result.facts}
+
+    assert {"Modulation input for DeformConv2D"} <= named(heading) - {"DeformConv2D"}
+    assert "DeformConv2D" not in named(heading)
+    assert "DeformConv2D" in named(heading + "\nDeformConv2D now takes a mask.\n")
