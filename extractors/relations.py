@@ -308,6 +308,10 @@ class RelationFinder:
             evidence = sentence if target.end <= sentence.end else _through_line(
                 sentence, target, index.doc_text)
             for source in found:
+                if _kind_of_library_part(rule, source, target):
+                    yield Relation("PART_OF", source, target,
+                                   CODE_RULES["part_of.kind_of_library"].id, evidence)
+                    continue
                 yield Relation(rule.label, source, target, rule.id, evidence,
                                rule.implied != "none", anaphor)
 
@@ -422,6 +426,20 @@ _EXCEPTIONS = {"except", "excluding", "besides", "without"}
 
 #: Nouns that make the name before them a number format, which nothing is built on.
 _FORMAT_NOUNS = {"datatype", "datatypes", "dtype", "dtypes", "format", "formats"}
+
+
+def _kind_of_library_part(rule: TriggerRule, source: Span | None, target: Span) -> bool:
+    """Whether a feature said to be "a <library> <part>" is that library's part, not built on
+    it: "FlexAttention, a new PyTorch API" (where "TorchAO, a PyTorch-native library" is)."""
+    doc = target.doc
+    return rule.label == "BASED_ON" and rule.targets == "next" and source is not None \
+        and source.label_ == "Feature" \
+        and target.label_ == "Library" and target.end < len(doc) \
+        and doc[target.end].lower_ in _PART_NOUNS
+
+
+#: What a library has as parts: "a PyTorch API", "a new PyTorch feature".
+_PART_NOUNS = {"api", "apis", "feature", "module", "operator", "function", "class", "method"}
 
 
 _CLAUSE_BREAKS = {";", "while", "whereas", "which", "but", "although", "though", "where", "when"}

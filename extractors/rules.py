@@ -251,6 +251,8 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("part_of.named_after_library", "PART_OF",
              "a feature whose name starts with a library's"),
     CodeRule("part_of.compound", "PART_OF", "a library's name right before a feature's"),
+    CodeRule("part_of.kind_of_library", "PART_OF",
+             "a feature in apposition to a library's kind of part: \"X, a new PyTorch API\""),
     CodeRule("part_of.library_section", "PART_OF",
              "a marked feature in a library's section that names no release of it"),
     CodeRule("part_of.core_library_section", "PART_OF",

@@ -106,6 +106,10 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
       ("DEVELOPED_BY", "cuRAND Philox", "NVIDIA")}),
     ("It covers PyTorch architecture components such as ATen or c10d.",
      {("PART_OF", "ATen", "PyTorch"), ("PART_OF", "c10d", "PyTorch")}),
+    ("To solve this hypercube problem once and for all, we introduce FlexAttention, a new "
+     "PyTorch API.", {("PART_OF", "FlexAttention", "PyTorch")}),
+    ("TorchAO, a new PyTorch library, provides quantization.",
+     {("BASED_ON", "TorchAO", "PyTorch")}),
 ])
 def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     """The source left implied ("as influences") is None: the post's section supplies it."""
@@ -120,6 +124,14 @@ def relations_found(nlp, text: str) -> set[tuple[str, str | None, str]]:
     doc = nlp(mask_markup(text))
     return {(r.type, r.source.id_ if r.source is not None else None, r.target.id_)
             for r in doc._.ptkg_relations if r.source is not None or r.implied_source}
+
+
+def test_aot_inductor_spelled_apart_is_aotinductor(blank_nlp):
+    """The RAG on Graviton post: "PyTorch AOT Inductor", not Inductor after a word "AOT"."""
+    found = relations_found(blank_nlp, "Moreover, PyTorch AOT Inductor (a new feature in "
+                                       "PyTorch) addresses re-compilation.")
+    assert ("PART_OF", "AOTInductor", "PyTorch") in found
+    assert not {r for r in found if r[1] == "TorchInductor"}
 
 
 @pytest.mark.parametrize(("text", "unwanted"), [
