@@ -92,6 +92,11 @@ def _words(*words: str) -> list[dict]:
     return [{"LOWER": w} for w in words]
 
 
+#: A stability word as the matcher sees it: "beta", or "API-Stable" in three tokens.
+_LEVEL_WORDS = ["stable", "beta", "prototype"]
+_API_LEVEL = [{"LOWER": "api"}, {"ORTH": "-"}, {"LOWER": {"IN": ["stable", "unstable"]}}]
+
+
 #: Per named query: an example question (its shape, offered when a question cannot be mapped),
 #: what it takes, and its trigger patterns (spaCy Matcher token patterns) with their weights.
 #: ``takes``: slots filled from the linked entities; a slot in ``needs`` must be filled.
@@ -101,10 +106,11 @@ SHAPES: dict[str, dict] = {
         "needs": ("stability",), "takes": ("release", "stability"),
         "triggers": [
             ([_word(r"^(became|become|becomes|went|go|goes|graduat\w*|moved)$")], 2),
-            ([{"LOWER": {"IN": ["stable", "beta", "prototype"]}},
-              _word(r"^features?$")], 2),
+            ([{"LOWER": {"IN": _LEVEL_WORDS}}, _word(r"^features?$")], 2),
+            ([*_API_LEVEL, _word(r"^features?$")], 2),
             ([_word(r"^features?$")], 1),
-            ([{"LOWER": "as"}, {"LOWER": {"IN": ["stable", "beta", "prototype"]}}], 3),
+            ([{"LOWER": {"IN": ["as", "in", "at"]}}, {"LOWER": {"IN": _LEVEL_WORDS}}], 3),
+            ([{"LOWER": {"IN": ["as", "in", "at"]}}, *_API_LEVEL], 3),
         ]},
     "stability-counts": {
         "example": "How many features per stability did PyTorch 1.8 introduce?",
@@ -559,6 +565,9 @@ class QuestionMapper:
             if params is None:
                 continue
             score = scores.get(query, 0)
+            if query == "features-by-stability" and "stability" in params:
+                # "What did 1.8 introduce, beta only?": a release's features, of one stability
+                score = max(score, scores.get("features-by-release", 0))
             if score <= 0 and not SHAPES[query]["needs"]:
                 continue
             if score <= 0 and not self._default(query, mentions):

@@ -164,6 +164,23 @@ def test_issue12_api_stability_words_across_the_hyphen(mapper, question):
                                             "stability": "API-Unstable"})
 
 
+@pytest.mark.parametrize(("question", "stability"), [
+    ("What did PyTorch 1.8 introduce in beta?", "Beta"),
+    ("What did PyTorch 1.8 ship at prototype?", "Prototype"),
+    ("What did PyTorch 1.8 ship as API-Unstable?", "API-Unstable"),
+    ("Which API-Stable features did PyTorch 1.8 add?", "API-Stable"),
+    ("What did PyTorch 1.8 introduce, beta only?", "Beta"),
+    ("What did PyTorch 1.8 introduce that is beta?", "Beta"),
+], ids=["in-beta", "at-prototype", "as-api-unstable", "api-stable-features", "beta-only",
+        "that-is-beta"])
+def test_a_stability_after_the_verb_filters_the_releases_features(mapper, question, stability):
+    """The README's known limit: "What did PyTorch 1.8 introduce in beta?" listed every 1.8
+    feature; a release's features asked with a stability word are that stability's."""
+    found = mapper.map(question)
+    assert (found.query, found.params) == ("features-by-stability",
+                                           {"release": "PyTorch 1.8", "stability": stability})
+
+
 @pytest.mark.parametrize(("question", "query", "params"), [
     ("Which features are API-Stable?", "features-by-stability", {"stability": "API-Stable"}),
     ("Which features are in beta?", "features-by-stability", {"stability": "Beta"}),
