@@ -494,6 +494,7 @@ class EntityFinder:
         self.labels: dict[str, str] = {}  # canonical name -> label
         self.known: dict[str, tuple[str, str]] = {}  # lowercased surface -> (label, canonical)
         self.first_names: set[str] = set()  # canonical names that are also given names ("Adam")
+        self.device_families: dict[str, str] = {}  # a device family's surface -> its name
         self.makers: dict[str, str] = {}  # device named as its maker ("Arm") -> the company
         self.clouds: set[str] = set()  # companies named as their cloud ("AWS")
         self._release: re.Pattern | None = None
@@ -544,6 +545,8 @@ class EntityFinder:
                 self.clouds.add(canonical)
             if record.get("family"):  # "Qwen", "DeepSeek": versions of it are models;
                 families[label == "Hardware"].append(surface)  # "Ethos-U": devices
+                if label == "Hardware":
+                    self.device_families[surface.lower()] = canonical
             if record.get("first_name"):
                 self.first_names.add(canonical)
         platform = _alternatives(surfaces["Platform"], grouped=True)
@@ -567,8 +570,9 @@ class EntityFinder:
             _START + rf"(?:(?P<outer>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
             r"(?:[- ]?(?=[A-Za-z]?\d)|(?<=[a-z])(?=\d))[A-Za-z]?\d+(?:\.\d+)*(?:[a-z]|[BMT]\b)?"
             + _MODEL_TAIL + r")(?![\w+]|\.\d)")  # "GPT 175B": its size
-        self._device_family = re.compile(  # "Ethos-U55", "Cortex-M85", "Corstone-320"
-            _START + rf"(?P<name>(?:{_alternatives(families[True])}){MODEL_NUMBER})(?![\w-])"
+        self._device_family = re.compile(  # "Ethos-U55", "Corstone-320", "AWS Graviton3-based"
+            _START + rf"(?P<name>(?P<family>{_alternatives(families[True])}){MODEL_NUMBER})"
+            r"(?!\w|-(?!based\b))"
         ) if families[True] else None
         lower = sorted({n for n in self.library_names if re.fullmatch(r"[a-z][a-z0-9_]*", n)}
                        | {"triton", "tlx", "helion"}, key=lambda s: (-len(s), s))
@@ -719,7 +723,9 @@ class EntityFinder:
         for m in _DEVICE_CODE.finditer(text):
             yield self._known(doc, m, "device_code", "Hardware", m.group("code"))
         for m in self._device_family.finditer(text) if self._device_family else ():
-            yield self._known(doc, m, "device_family", "Hardware", m.group("name"), "name")
+            family = self.device_families[m.group("family").lower()]  # "AWS Graviton": Graviton
+            yield self._known(doc, m, "device_family", "Hardware",
+                              family + m.group("name")[len(m.group("family")):], "name")
         for m in _CODENAME.finditer(text):  # "(Codename Meteor Lake)": a device's name
             yield self._known(doc, m, "codename", "Hardware", m.group("name"), "name")
         for m in _HARDWARE_PRODUCT.finditer(text):

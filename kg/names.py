@@ -58,8 +58,9 @@ SPELLINGS: tuple[tuple[str, str, str], ...] = (
 )
 #: An API's documented path, dotted: ``torchaudio.io.AudioEffector`` (not a version, "Wav2Vec2.0").
 DOTTED_API = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-#: The model number a device family's name takes: ``Ethos-U`` + ``55``, ``Corstone`` + ``-320``.
-MODEL_NUMBER = r"-?\d{2,4}[A-Za-z]?"
+#: The model number or generation a device family's name takes: ``Ethos-U`` + ``55``,
+#: ``Corstone`` + ``-320``, ``Graviton`` + ``3``, ``TPU`` + `` v4``.
+MODEL_NUMBER = r"(?:-?\d{1,4}[A-Za-z]?|[ \t]v\d{1,2}[a-z]?)"
 #: A snake-case name, as code names functions and kernels: ``fused_gate_sigmoid_mul_add``.
 SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: ``torch`` modules that a post may name without ``torch.`` ("linalg", "fft"), never an English

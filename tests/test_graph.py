@@ -139,14 +139,15 @@ def test_build_graph_has_release_links_library():
 
 def test_build_graph_links_a_hardware_product_to_its_family():
     devices = ["MI300", "MI300X", "MI350X", "Hopper", "H100", "NVIDIA H200 GPU", "A100",
-               "Ethos-U", "Ethos-U55", "Corstone-320"]
+               "Ethos-U", "Ethos-U55", "Corstone-320", "TPU", "TPU v4", "Graviton", "Graviton3"]
     graph = build_graph([post_facts("p", [mention("Hardware", d) for d in devices])])
     # the series with a model letter, the pack's family (of H200 named with its vendor and
     # device word too), a model number of a device family of the pack (Ethos-U55); no edge to
     # a family the posts do not name (Ampere, MI350, Corstone)
     assert edges_of(graph, "VARIANT_OF") == {("MI300X", "MI300"), ("H100", "Hopper"),
                                              ("NVIDIA H200 GPU", "Hopper"),
-                                             ("Ethos-U55", "Ethos-U")}
+                                             ("Ethos-U55", "Ethos-U"), ("TPU v4", "TPU"),
+                                             ("Graviton3", "Graviton")}
     assert {"MI300X", "H100"} <= set(nodes_of(graph, "Hardware"))  # a variant is its own node
 
 

@@ -57,6 +57,9 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
     ("The Ethos-U55 and the Ethos-U65 extend the Ethos-U family to Cortex-M85 systems.",
      {("Hardware", "Ethos-U55"), ("Hardware", "Ethos-U65"), ("Hardware", "Cortex-M85")}),
     ("Deploy it on the Corstone-320 FVP.", {("Hardware", "Corstone-320")}),
+    ("Measured on AWS Graviton3-based m7g.xlarge instances, 16 GB per core in TPU v3 and 32 GB "
+     "per chip in TPU v4.",
+     {("Hardware", "Graviton3"), ("Hardware", "TPU v3"), ("Hardware", "TPU v4")}),
     ("Try Intel® Arc™ Graphics family (Codename DG2) and Intel® Graphics (Codename Lunar "
      "Lake), or Xeon processors (codenamed Cooper Lake).",
      {("Hardware", "Intel Arc Graphics"), ("Hardware", "DG2"), ("Hardware", "Lunar Lake"),
@@ -67,7 +70,8 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
      {("Hardware", "Intel Core Ultra")}),
     ("Measured on an Intel® Xeon® Platinum 8380H CPU @ 2.90GHz.",
      {("Hardware", "Intel Xeon Platinum 8380H")}),
-], ids=["device-family-models", "reference-design", "codenames", "linux-distributions",
+], ids=["device-family-models", "reference-design", "generations", "codenames",
+        "linux-distributions",
         "vendor-processors", "vendor-model-number"])
 def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
     """The ExecuTorch Ethos-U85 and Intel GPU support in 2.5 posts: a model number of a device
