@@ -90,7 +90,7 @@ RULES = {
     "snake_api": PRIORITY["api"], "alias_member": PRIORITY["api"],
     "precision_variant": PRIORITY["api"],
     "vendor_product": PRIORITY["api"], "device_backend": PRIORITY["api"],
-    "consumer_device": PRIORITY["api"],
+    "consumer_device": PRIORITY["api"], "cloud_instance": PRIORITY["api"],
     "quoted_backend": PRIORITY["api"], "library_part": PRIORITY["api"],
     "torch_library": PRIORITY["library"], "vendor_library": PRIORITY["library"],
     "pip_install": PRIORITY["library"], "model_name": PRIORITY["api"],
@@ -315,6 +315,12 @@ _TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
 #: "Xeon ... (codenamed Cooper Lake)".
 _CODENAME = re.compile(
     r"\(\s*[Cc]ode[ -]?[Nn]ame[ds]?\s+(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)?)\s*\)")
+#: A cloud's instance type: "AWS Graviton3-based m7g.xlarge", "Amazon EC2 Inf1 instances", "the
+#: Amazon EC2 P3" (not "AWS EC2 m7i.metal-48xl", a size this leaves out).
+_INSTANCE_TYPE = re.compile(
+    r"(?<![\w./@-])(?:(?:(?:Amazon|AWS)[ \t]+)?EC2[ \t]+"
+    r"(?P<family>[A-Za-z]{1,3}\d[a-z]{0,3})(?![\w-]|\.\w)"
+    r"|(?P<type>[a-z]{1,3}\d[a-z]{0,3}\.(?:\d*x?large|metal|medium)))\b")
 _DEVICE_CODE = re.compile(
     r"(?<![\w./@-])(?:\d{1,2}[x×][ \t]?)?"
     r"(?P<code>(?:G[BH]|[ABHPV])[1-9]00(?![\d])|MI[1-9]\d{1,2}[AXL]?|gfx\d{2,3}[\da-f])"
@@ -726,6 +732,9 @@ class EntityFinder:
             family = self.device_families[m.group("family").lower()]  # "AWS Graviton": Graviton
             yield self._known(doc, m, "device_family", "Hardware",
                               family + m.group("name")[len(m.group("family")):], "name")
+        for m in _INSTANCE_TYPE.finditer(text):
+            name = m.group("type") or f"Amazon EC2 {m.group('family')}"
+            yield self._candidate(doc, m, "cloud_instance", "Hardware", name)
         for m in _CODENAME.finditer(text):  # "(Codename Meteor Lake)": a device's name
             yield self._known(doc, m, "codename", "Hardware", m.group("name"), "name")
         for m in _HARDWARE_PRODUCT.finditer(text):

@@ -59,7 +59,11 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
     ("Deploy it on the Corstone-320 FVP.", {("Hardware", "Corstone-320")}),
     ("Measured on AWS Graviton3-based m7g.xlarge instances, 16 GB per core in TPU v3 and 32 GB "
      "per chip in TPU v4.",
-     {("Hardware", "Graviton3"), ("Hardware", "TPU v3"), ("Hardware", "TPU v4")}),
+     {("Hardware", "Graviton3"), ("Hardware", "TPU v3"), ("Hardware", "TPU v4"),
+      ("Hardware", "m7g.xlarge")}),
+    ("We deploy our models on Amazon EC2 Inf1 instances, cheaper than Amazon EC2 instances "
+     "and GPU instances like the Amazon EC2 P3.",
+     {("Hardware", "Amazon EC2 Inf1"), ("Platform", "Amazon EC2"), ("Hardware", "Amazon EC2 P3")}),
     ("Try Intel® Arc™ Graphics family (Codename DG2) and Intel® Graphics (Codename Lunar "
      "Lake), or Xeon processors (codenamed Cooper Lake).",
      {("Hardware", "Intel Arc Graphics"), ("Hardware", "DG2"), ("Hardware", "Lunar Lake"),
@@ -70,7 +74,8 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
      {("Hardware", "Intel Core Ultra")}),
     ("Measured on an Intel® Xeon® Platinum 8380H CPU @ 2.90GHz.",
      {("Hardware", "Intel Xeon Platinum 8380H")}),
-], ids=["device-family-models", "reference-design", "generations", "codenames",
+], ids=["device-family-models", "reference-design", "generations", "cloud-instances",
+        "codenames",
         "linux-distributions",
         "vendor-processors", "vendor-model-number"])
 def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
