@@ -110,6 +110,8 @@ def test_relation_finder_reads_sentence(blank_nlp, text, expected):
      "PyTorch API.", {("PART_OF", "FlexAttention", "PyTorch")}),
     ("TorchAO, a new PyTorch library, provides quantization.",
      {("BASED_ON", "TorchAO", "PyTorch")}),
+    ("We built the RAG solution with the HuggingFaceEmbeddings class from LangChain.",
+     {("PART_OF", "HuggingFaceEmbeddings", "LangChain")}),
 ])
 def test_relation_finder_reads_exactly(blank_nlp, text, expected):
     """The source left implied ("as influences") is None: the post's section supplies it."""
