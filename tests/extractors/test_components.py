@@ -136,6 +136,16 @@ def test_aot_inductor_spelled_apart_is_aotinductor(blank_nlp):
     assert not {r for r in found if r[1] == "TorchInductor"}
 
 
+def test_an_apposition_is_said_of_the_name_right_before_it(blank_nlp):
+    """The GemLite/TorchAO post, where a link cut the sentence before its name: ", a
+    PyTorch-native library, provides ... tensor parallelism" is no BASED_ON of the feature after
+    it."""
+    found = relations_found(blank_nlp, "restrictions on the types of quantization\n, a "
+                            "PyTorch-native library, provides a streamlined experience for "
+                            "quantization, sparsity, and tensor parallelism (with DTensor)")
+    assert ("BASED_ON", "Tensor Parallelism", "PyTorch") not in found
+
+
 @pytest.mark.parametrize(("text", "unwanted"), [
     ("The native FSDP relies on CUDA features that are not supported by XLA devices.",
      ("SUPPORTS", "XLA", "CUDA")),
