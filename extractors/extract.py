@@ -299,6 +299,9 @@ def _without_names_inside_names(mentions: list[Mention], facts: list[Fact]) -> l
     is for or in, in the sentence that feature was read from, and that takes part in no fact:
     "[Stable] Modulation input for DeformConv2D" names one feature, not DeformConv2D beside it."""
     in_facts = {e for f in facts for e in (f.source, f.target)}
+    candidates = [m for m in mentions if m.entity.label == "Feature" and m.entity not in in_facts]
+    if not candidates:
+        return mentions
     longer = [(f.start, f.end, e.name) for f in facts for e in (f.source, f.target)
               if e.label == "Feature" and f.start >= 0]
 
@@ -308,8 +311,7 @@ def _without_names_inside_names(mentions: list[Mention], facts: list[Fact]) -> l
             and re.search(rf"\b(?:for|in|of|to|with)\s+{re.escape(m.surface)}\b", name)
             for start, end, name in longer)
 
-    alone = {m.entity for m in mentions if m.entity.label == "Feature"
-             and m.entity not in in_facts} - {m.entity for m in mentions if not inside(m)}
+    alone = {m.entity for m in candidates} - {m.entity for m in candidates if not inside(m)}
     return [m for m in mentions if m.entity not in alone]
 
 
