@@ -616,16 +616,6 @@ def _owner_of(owner: Span, owned: Span) -> bool:
                for t in words) and all(t.is_lower for t in words)
 
 
-def _of_people(name: Span) -> bool:
-    """Whether a name modifies a noun for people: "Intel PyTorch team" (which the parser may
-    read as a list), "the PyTorch community"."""
-    return name.end < len(name.doc) and name.doc[name.end].lower_ in _PEOPLE_NOUNS
-
-
-_PEOPLE_NOUNS = {"team", "teams", "engineers", "community", "contributors", "developers",
-                 "maintainers"}
-
-
 def _joined_into_a_noun(name: Span) -> bool:
     """Whether "+" joins ``name`` to more names that modify a common noun: "AllReduce +
     Residual + RMSNorm kernel" (not "Symmetric Memory + NCCL Device APIs", two names)."""
@@ -1203,7 +1193,7 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
 
     ``PyTorch/XLA FSDP`` or ``PyTorch's new FSDP``: the feature is part of the library;
     ``Microsoft DeepSpeed`` or ``Nvidia's cuRAND``: the organization develops it, but not
-    PyTorch of a company's "PyTorch team" or "PyTorch contributions": their work on it;
+    PyTorch: a company's "PyTorch" is its build ("NVIDIA PyTorch"), team or work on it;
     ``FX-based Graph Mode Quantization``: the feature is based on FX; ``the Helion team at
     Meta``: the companies a library's team is at develop it (not PyTorch's, as above), as
     ``DuaLip at LinkedIn`` says of a library or feature.
@@ -1226,9 +1216,9 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
             # benefits" are benefits: the words name no part of Triton
             yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
                            index.sentence(left))
-        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and not (
-                right.id_ == CORE_LIBRARY and (_modifier(right, index.covered(index.sentence(
-                    right))) or _of_people(right))):  # "Huawei's PyTorch contributions",
-            # "Intel PyTorch team"
+        elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and \
+                right.id_ != CORE_LIBRARY:  # a company's PyTorch is its build, team or work on
+            # it: "NVIDIA PyTorch with native AMP", "Intel PyTorch team", "Huawei's PyTorch
+            # contributions"
             yield Relation("DEVELOPED_BY", right, left, CODE_RULES["developed_by.compound"].id,
                            index.sentence(left))

@@ -470,6 +470,9 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # a company's PyTorch team or contributions are its work on PyTorch, not its product
     ("There are bright spots worth celebrating — Huawei's PyTorch contributions for Ascend.",
      set()),
+    # a company's PyTorch is its build (the AMP post), not a PyTorch it develops
+    ("NVIDIA PyTorch with native AMP support is available from the PyTorch NGC container.",
+     set()),
     ("Thanks to the Microsoft DeepSpeed ZeRO team for developing sharded data parallel.",
      {("DEVELOPED_BY", "DeepSpeed", "Microsoft"), ("PART_OF", "ZeRO", "DeepSpeed")}),
     # the subject of a later clause that does not hold the trigger (the 2.12 post)
@@ -562,7 +565,8 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "people-use",
         "using-without-subject", "models-using", "it-leverages", "subject-uses",
         "company-people-use", "company-people-helped", "authors-depend", "this-demonstrates",
-        "company-pytorch-work", "company-product", "later-clause-subject",
+        "company-pytorch-work", "company-pytorch-build", "company-product",
+        "later-clause-subject",
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
         "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
         "participle-of-a-common-noun", "based-on-of-a-common-noun", "a-kind-of-software",
