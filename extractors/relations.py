@@ -278,6 +278,8 @@ class RelationFinder:
         if rule.label == "BASED_ON":  # "using the TensorFloat32 datatype": a number format
             chosen = [t for t in chosen if t.end >= len(t.doc)
                       or t.doc[t.end].lower_ not in _FORMAT_NOUNS]
+        if rule.label == "PART_OF":  # "integrated torch_npu into pytorch as a plug-in": not in
+            chosen = [t for t in chosen if not _AS_PLUGIN.match(index.doc_text, t.end_char)]
         if rule.label in ENDINGS:
             chosen = [_with_kind(t) for t in chosen if not _ends_nothing(t)] or _ended_objects(
                 trigger)
@@ -423,6 +425,9 @@ def _excepted(name: Span) -> bool:
 
 
 _EXCEPTIONS = {"except", "excluding", "besides", "without"}
+
+#: What a thing joins a library as when it stays apart: "into pytorch as a plug-in".
+_AS_PLUGIN = re.compile(r"[\s*_`]*as\s+(?:an?\s+)?(?:plug-?ins?|add-?ons?|extensions?)\b", re.I)
 
 #: Nouns that make the name before them a number format, which nothing is built on.
 _FORMAT_NOUNS = {"datatype", "datatypes", "dtype", "dtypes", "format", "formats"}

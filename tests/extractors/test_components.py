@@ -473,6 +473,10 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
     # a company's PyTorch is its build (the AMP post), not a PyTorch it develops
     ("NVIDIA PyTorch with native AMP support is available from the PyTorch NGC container.",
      set()),
+    # a plug-in integrated into a library stays apart from it (the Intel GPU post of 2.4)
+    ("The OSS team from Ascend NPU has successfully integrated [**torch\\_npu**](https://github"
+     ".com/Ascend/pytorch) into pytorch as a plug-in through the PrivateUse1 functionality.",
+     set()),
     ("Thanks to the Microsoft DeepSpeed ZeRO team for developing sharded data parallel.",
      {("DEVELOPED_BY", "DeepSpeed", "Microsoft"), ("PART_OF", "ZeRO", "DeepSpeed")}),
     # the subject of a later clause that does not hold the trigger (the 2.12 post)
@@ -565,7 +569,7 @@ def test_relation_finder_reads_rule(english_nlp, text, expected):
         "people-use",
         "using-without-subject", "models-using", "it-leverages", "subject-uses",
         "company-people-use", "company-people-helped", "authors-depend", "this-demonstrates",
-        "company-pytorch-work", "company-pytorch-build", "company-product",
+        "company-pytorch-work", "company-pytorch-build", "plug-in-into", "company-product",
         "later-clause-subject",
         "relative-clause-subject", "as-clause-subject", "after-the-opening-clause",
         "relies-on-a-common-noun", "authors-rely", "powers-a-common-noun",
