@@ -1332,3 +1332,14 @@ def test_a_name_only_inside_a_headings_name_is_no_node_of_its_own():
     assert {"Modulation input for DeformConv2D"} <= named(heading) - {"DeformConv2D"}
     assert "DeformConv2D" not in named(heading)
     assert "DeformConv2D" in named(heading + "\nDeformConv2D now takes a mask.\n")
+
+
+def test_it_in_a_list_item_is_the_name_the_item_opens_with():
+    """The 2019 hackathon winners: "It features a unified interface inspired by TorchVision"
+    is said of Torchmeta, the name the item opens with, not of the post's PyTorch."""
+    text = ("The winning projects were:\n\n* Torchmeta, which provides extensions for PyTorch "
+            "to simplify the development of meta-learning algorithms in PyTorch. It features a "
+            "unified interface inspired by TorchVision for both few-shot classification.\n")
+    found = triples_of(text, "PyTorch adds new tools and libraries", "en_core_web_sm")
+    assert ("BASED_ON", "Torchmeta", "torchvision") in found
+    assert ("BASED_ON", "PyTorch", "torchvision") not in found
