@@ -623,3 +623,17 @@ def test_issue12_listed_vendors_share_the_devices_head_noun(blank_nlp, text, exp
     names = found(blank_nlp, text)
     assert expected <= names
     assert not unexpected & names
+
+
+def test_the_pack_names_ecosystem_tools(blank_nlp):
+    """Libraries and tools the unseen- golds found in the PlayTorch, Singapore meetup and
+    ExecuTorch alpha posts, named by the pack; a bare "Expo" is not (a conference's "Community
+    Expo")."""
+    text = ("An SDK for React Native, run in the Expo Snack editor. MONAI's strategy, PyG's "
+            "Jinja2 code generation and Ollama. Unity runs models with its library Sentis. "
+            "The Community Expo ran all day.")
+    assert found(blank_nlp, text) >= {
+        ("Library", "React Native"), ("Platform", "Expo Snack"), ("Library", "MONAI"),
+        ("Library", "Jinja2"), ("Library", "Ollama"), ("Organization", "Unity"),
+        ("Library", "Sentis")}
+    assert ("Organization", "Expo") not in found(blank_nlp, text)
