@@ -45,8 +45,8 @@ COLUMNS = {
     "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
     "evidence": ["relation", "source_label", "target_label", "reads", "sentences", "posts",
                  "rules"],
-    "feature-stability": ["library", "release", "version", "date", "stability", "named",
-                          "posts"],
+    "feature-stability": ["library", "release", "version", "date", "feature", "stability",
+                          "named", "posts"],
     "features-by-release": ["feature", "stability", "latest_stability", "named"],
     "features-of-library": ["feature", "stability"],
     "hardware-support": ["supporter", "version", "label", "name", "device"],
@@ -244,6 +244,27 @@ def test_feature_stability_lists_each_release(example_results):
     assert [(r["library"], r["release"], r["version"], r["stability"]) for r in rows] == [
         ("PyTorch", "PyTorch 1.8", "1.8", "Beta"), ("PyTorch", "PyTorch 1.10", "1.10", "Stable")]
     assert [r["posts"] for r in rows] == [[URL_18], [URL_110]]
+
+
+def test_feature_stability_lists_a_feature_named_after_it_and_built_on_it():
+    """q16: 2.12's "Inductor FlexAttention pipelining" (BASED_ON FlexAttention) is a row of
+    FlexAttention's, under its own name; a feature built on it under another name is not
+    (FlexAttention BASED_ON torch.compile is no row of torch.compile's)."""
+    url = "https://pytorch.org/blog/p/"
+    flex, piped = Entity("Feature", "FlexAttention"), Entity("Feature",
+                                                             "Inductor FlexAttention pipelining")
+    compile_ = Entity("Feature", "torch.compile")
+    facts = [Fact("INTRODUCES", Entity("Release", "PyTorch 2.5"), flex, "test.rule", 0, 5, "x"),
+             Fact("INTRODUCES", Entity("Release", "PyTorch 2.12"), piped, "test.rule", 0, 5, "x"),
+             Fact("BASED_ON", piped, flex, "test.rule", 0, 5, "x"),
+             Fact("BASED_ON", flex, compile_, "test.rule", 0, 5, "x")]
+    mentions = [Mention(e, e.name, 0, 5) for e in (flex, piped, compile_)]
+    store = GraphFileStore(graph=build_graph([PostFacts(url, "p", None, None, mentions, facts)]))
+    query = get_query("feature-stability")
+    rows = as_dicts(run_named_query(store, query, {"feature": "FlexAttention"}))
+    assert [(r["release"], r["feature"]) for r in rows] == [
+        ("PyTorch 2.5", "FlexAttention"), ("PyTorch 2.12", "Inductor FlexAttention pipelining")]
+    assert not as_dicts(run_named_query(store, query, {"feature": "torch.compile"}))
 
 
 def test_organizations_lists_who_built_what(graph, store):

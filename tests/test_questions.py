@@ -101,9 +101,6 @@ XFAIL: dict[str, str] = {
            "(FlexAttention) and 'Multi-GPU/multi-node profiling improvements' (PyTorch "
            "Profiler) keep their headings whole",
     # -- feature lifecycles
-    "q16": "extraction: feature-stability FlexAttention has PyTorch 2.5 and 2.6 ('Since PyTorch "
-           "2.6, X86 CPU support of FlexAttention was added'); 2.12's is the separate feature "
-           "'Inductor FlexAttention pipelining' (BASED_ON FlexAttention, as the 2.12 gold has it)",
     "q18": "extraction: feature-stability gives 1.3 [Beta]; the July 2020 classification "
            "post's 'Prototype (was Experimental)' is no relation of the graph (it announces no "
            "release)",

@@ -90,8 +90,8 @@ COLUMNS = {
                  "rules"],
     "feature-lifecycle": ["library", "from_release", "from_date", "from_stability", "to_release",
                           "to_date", "to_stability"],
-    "feature-stability": ["library", "release", "version", "date", "stability", "named",
-                          "posts"],
+    "feature-stability": ["library", "release", "version", "date", "feature", "stability",
+                          "named", "posts"],
     "features-by-release": ["feature", "stability", "latest_stability", "named"],
     "features-by-stability": ["feature", "stability", "latest_stability", "release",
                               "named"],
@@ -153,8 +153,9 @@ NAMED_ROWS = [
          "Stable"],
         ["PyTorch", "PyTorch 1.9", "2021-06-15", "Beta", "PyTorch 1.10", "2021-10-21", "Stable"]]),
     ("feature-stability", {"feature": "torch.fx"}, [
-        ["PyTorch", "PyTorch 1.8", "1.8", "2021-03-04", "Beta", None, [URL_18]],
-        ["PyTorch", "PyTorch 1.10", "1.10", "2021-10-21", "Stable", None, [URL_110]]]),
+        ["PyTorch", "PyTorch 1.8", "1.8", "2021-03-04", "torch.fx", "Beta", None, [URL_18]],
+        ["PyTorch", "PyTorch 1.10", "1.10", "2021-10-21", "torch.fx", "Stable", None,
+         [URL_110]]]),
     ("features-by-release", {"release": "PyTorch 1.8"}, [
         ["ZeroRedundancyOptimizer", "Prototype", "Stable", None],
         ["torch.fft", "Stable", "Stable", None], ["torch.fx", "Beta", "Stable", None],
