@@ -2112,13 +2112,14 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
             if relation.type == "DEVELOPED_BY" and section.changed:
                 continue  # "torch.export now supports MX ... Contributed by (ARM)": the change
             source = section.feature
-        if source is None and relation.anaphor and line.kind == "bullet":
-            lead = _item_lead(doc, line)  # "* Torchmeta, which ... It features ...": Torchmeta
-            if lead is not None:
-                if isinstance(lead, bool) or lead.label_ not in RELATION_TYPES[
-                        relation.type].sources:
-                    continue
-                source = _entity(lead)
+        lead = _ITEM_LEAD.match(_text(doc), line.start, line.end) \
+            if source is None and relation.anaphor and line.kind == "bullet" else None
+        if lead is not None:  # "* Torchmeta, which ... It features ...": Torchmeta, if known
+            named = next((s for s in doc.spans["ptkg"] if s.start_char == lead.start("name")),
+                         None)
+            if named is None or named.label_ not in RELATION_TYPES[relation.type].sources:
+                continue
+            source = _entity(named)
         if source is None and relation.anaphor:
             source = _release_library(section.release) or topic
         if source is None and relation.type in ENDINGS and libraries and _ALL_LIBRARIES.search(
@@ -2150,18 +2151,8 @@ def _sentence_facts(doc: Doc, subject: Entity | None, lines: list[Line],
     return facts
 
 
-def _item_lead(doc: Doc, item: Line) -> Span | bool | None:
-    """The name a list item opens with and describes ("* Torchmeta, which provides ...", "*
-    **TorchX** - a job launcher"): its entity, True for a name ptkg does not know, None when the
-    item opens with no name."""
-    lead = _ITEM_LEAD.match(_text(doc), item.start, item.end)
-    if lead is None:
-        return None
-    start = lead.start("name")
-    return next((s for s in doc.spans["ptkg"] if s.start_char == start), True)
-
-
-#: A list item that opens with a name and says what it is: "Torchmeta, which", "TorchX - a".
+#: A list item that opens with a name and says what it is: "Torchmeta, which", "TorchX - a";
+#: an "it" later in the item is that name.
 _ITEM_LEAD = re.compile(r"[\s*+-]*(?P<name>[A-Z][\w.+/-]*(?:[ \t]+[A-Z][\w.+/-]*){0,3})"
                         r"[ \t]*(?:,[ \t]+(?:which|a|an|the)\b|[ \t]+[-\u2013\u2014:][ \t]+)")
 

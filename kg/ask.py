@@ -50,7 +50,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .explore import NameIndex
-from .names import version_key
+from .names import DOTTED_API, version_key
 from .schema import ANY_DEVICE, CORE_LIBRARY, DEVICE_LABELS, STABILITIES
 
 #: The version of a release: "1.10", "v2.2", "0.6.1".
@@ -755,7 +755,7 @@ YES_OR_NO_WEIGHT = 5
 def _said_in_words(name: str) -> tuple[str, ...]:
     """How a question says a module path: "torchvision.transforms.v2" as "torchvision's
     transforms v2" or "torchvision transforms v2" (its first part owns the rest)."""
-    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.\w+)+", name):
+    if not DOTTED_API.fullmatch(name):
         return ()
     owner, _, rest = name.partition(".")
     words = rest.replace(".", " ")
