@@ -211,7 +211,7 @@ _TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")
 _NOT_ENTITY_KINDS = (r"licen[sc]es?|datasets?|benchmarks?|leaderboards?|conferences?|[Ss]ummits?"
                      r"|[Cc]hallenges?|[Aa]wards?|apps?|assistants?|chatbots?|podcasts?|[Mm]eetups?"
                      r"|[Hh]ackathons?|[Ww]orkshops?"
-                     r"|nodes?")  # "the MultDerivative node" of an example's graph
+                     r"|nodes?|operation")  # "the MultDerivative node" of an example's graph
 _NOT_ENTITY = re.compile(
     _START + _NAME + rf"[ \t]+(?:[a-z][\w-]*[ \t]+)?(?:{_NOT_ENTITY_KINDS})\b"
     rf"|\b(?:{_NOT_ENTITY_KINDS})[ \t]+(?:like|such[ \t]+as)[ \t]+"

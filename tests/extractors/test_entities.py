@@ -395,12 +395,14 @@ def test_issue12_technique_names_are_whole_names(blank_nlp, text):
      "torchtext.datasets.text_classification"),
     ("configurations from 128 to 2048 MACs/cycle", "macOS"),
     ("In Figure 2 the *MultDerivative* node also calculates the product.", "MultDerivative"),
+    ("Then we execute the LogDerivative operation that the engine introduced.", "LogDerivative"),
     ("Do we now need to define a prefixlm_document_mask function as well?",
      "prefixlm_document_mask"),
 ], ids=["tweet-handle", "github-handle", "surname", "unit", "results-table", "event",
         "abbreviation", "social-links", "authors", "common-acronym", "not-an-entity",
         "given-name", "activation", "operation", "general-technique", "inline-import",
-        "multiply-accumulates", "a graph's node", "a function the example defines"])
+        "multiply-accumulates", "a graph's node", "an example's operation",
+        "a function the example defines"])
 def test_issue12_noise_is_no_entity(blank_nlp, text, not_found):
     assert not_found not in {name for _, name in found(blank_nlp, text)}
 
