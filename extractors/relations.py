@@ -483,8 +483,9 @@ def _listed(trigger: Span, targets: list[Span], lead: int, inside: list[Span]) -
     """
     doc = trigger.doc
     right = [e for e in targets if e.start >= trigger.end]
-    if not right or _words(doc[trigger.end:right[0].start]) > lead:
-        return []
+    if not right or _words(doc[trigger.end:right[0].start]) > lead or any(
+            t.lower_ in _NEGATIONS for t in doc[trigger.end:right[0].start]):
+        return []  # "supports fallback to running operators not supported by Ethos-U"
     chosen = []
     covered = {i for e in inside for i in range(e.start, e.end)}
     for target in right:

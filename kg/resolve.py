@@ -118,7 +118,8 @@ VENDORS = ("Arm", "NVIDIA", "Intel", "AMD", "Apple", "Google", "AWS", "Amazon", 
 #: Device words of hardware names, and the kind of device each says (a CPU is a processor).
 DEVICE_WORDS = {"gpu": "gpu", "gpus": "gpu", "cpu": "cpu", "cpus": "cpu", "processor": "cpu",
                 "processors": "cpu", "npu": "npu", "npus": "npu", "accelerator": "accelerator",
-                "accelerators": "accelerator", "chip": "chip", "chips": "chip"}
+                "accelerators": "accelerator", "chip": "chip", "chips": "chip",
+                "graphics": "gpu"}  # "Intel Arc Graphics" is the Intel Arc GPU line
 #: A feature named for its devices: "semi-structured (2:4) sparsity for NVIDIA® GPUs".
 _FOR_DEVICE = re.compile(r"^(?P<feature>.+?) (?:for|on) (?P<device>[^ ].*)$")
 #: Words of a hardware name that do not make another product: a memory size, a form factor.

@@ -443,7 +443,7 @@ def test_issue12_one_letter_apart(a, b, apart):
     ("NVIDIA H100 GPU", "h100"), ("NVIDIA A100 40GB GPU", "a100"), ("AWS Graviton Processor",
                                                                    "graviton"),
     ("Arm Ethos-U85 NPU", "ethosu85"), ("Intel® Max Series GPU", "max"), ("Intel GPU", None),
-    ("GPU", None), ("Intel Xeon CPU GPU", None),
+    ("GPU", None), ("Intel Xeon CPU GPU", None), ("Intel® Arc™ Graphics", "arc"),
 ])
 def test_issue12_hardware_key(name, key):
     found = hardware_key(name)

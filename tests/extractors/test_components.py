@@ -149,6 +149,8 @@ def test_an_apposition_is_said_of_the_name_right_before_it(blank_nlp):
 @pytest.mark.parametrize(("text", "unwanted"), [
     ("The native FSDP relies on CUDA features that are not supported by XLA devices.",
      ("SUPPORTS", "XLA", "CUDA")),
+    ("The ExecuTorch delegate framework supports fallback to running operators not supported by "
+     "Ethos-U on the CPU.", ("SUPPORTS", "ExecuTorch delegate framework", "Ethos-U")),
     ("Until now, PyTorch training on Mac only leveraged the CPU, but PyTorch 1.12 is here.",
      ("SUPPORTS", "PyTorch", "CPU")),
     ("As part of PyTorch's goal to support science, we are releasing the torch.fft module.",
@@ -165,7 +167,7 @@ def test_an_apposition_is_said_of_the_name_right_before_it(blank_nlp):
     ("FSDP shards the model on GPUs.", ("SUPPORTS", None, "GPU")),
     # "target" after a determiner is a noun
     ("Set the target device of FSDP to CUDA.", ("SUPPORTS", None, "CUDA")),
-], ids=["negated", "past-now-over", "as-part-of-a-goal", "possessive-owner",
+], ids=["negated", "negated-target", "past-now-over", "as-part-of-a-goal", "possessive-owner",
         "unnamed-extension", "previous-versions", "on-device-not-adjacent", "target-noun"])
 def test_relation_finder_skips_what_is_not_stated(blank_nlp, text, unwanted):
     found = relations_found(blank_nlp, text)

@@ -641,3 +641,11 @@ def test_the_pack_names_ecosystem_tools(blank_nlp):
         ("Library", "Jinja2"), ("Library", "Ollama"), ("Organization", "Unity"),
         ("Library", "Sentis")}
     assert ("Organization", "Expo") not in found(blank_nlp, text)
+
+
+def test_the_pack_names_a_library_by_its_acronym(blank_nlp):
+    """The whole-corpus audit of 7 December evening: "[PyTorch-BigGraph](...): PBG is a
+    distributed system" names one library, by its name and by its acronym."""
+    text = "- [PyTorch-BigGraph](https://ai.facebook.com/blog/): PBG is a distributed system."
+    assert {name for label, name in found(blank_nlp, text) if label == "Library"} == {
+        "PyTorch-BigGraph"}
