@@ -389,9 +389,9 @@ _NEGATIONS = {"not", "n't", "never", "no", "cannot", "without"}
 #: What opens a clause about what no longer holds: "Until now, PyTorch training on Mac only
 #: leveraged the CPU, but ...", "Previous versions of PyTorch made it difficult to ...", "The
 #: previous behavior can be enabled by setting ...=avx2".
-PAST_LEAD = re.compile(r"^\W*(?:until now|previously|so far|in the past|prior to|"
-                       r"(?:the )?(?:previous|prior|earlier|older|old) "
-                       r"(?:versions?|releases?|behaviou?rs?|defaults?)\b)\b", re.I)
+PAST_LEAD = re.compile(r"^\W*(?:until now|previously|so far|in the past|(?:the )?(?:previous|prior|"
+                       r"earlier|older|old) (?:versions?|releases?|behaviou?rs?|defaults?)\b)\b",
+                       re.I)
 
 
 def _states(rule: TriggerRule, trigger: Span, index: _DocIndex) -> bool:
