@@ -194,9 +194,14 @@ _TYPED_LIST = re.compile(
     r"\(?(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_OWNER}{_LIST_ITEM}(?:(?:,[ \t]*{_OWNER}{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+"
     rf"{_OWNER}{_LIST_ITEM})?)")
-# "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names.
+# "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names, each maybe with
+# its other name ("Z.ai (Zhipu)", "Alibaba Cloud / Qwen") and its emphasis masked ("**MiniMax**,").
+_PEER = (rf"(?:{_LIST_ITEM}|\d[\w.-]*[A-Za-z])"
+         rf"(?:[ \t]*\([^()\n]{{1,30}}\)|[ \t]+/[ \t]+{_LIST_ITEM})?")
 _PEER_LIST = re.compile(
-    rf"(?<![\w.-]){_LIST_ITEM}(?:,[ \t]*{_LIST_ITEM})+,?[ \t]+(?:and|or)[ \t]+{_LIST_ITEM}\b")
+    rf"(?<![\w.-]){_PEER}(?:[ \t]*,[ \t]*{_PEER})+[ \t]*,?[ \t]+(?:and|or)[ \t]+{_PEER}\b")
+#: A list's item by its first name: "Alibaba Cloud" of "Alibaba Cloud / Qwen".
+_PEER_NAME = re.compile(rf"(?:^|(?<=,)|(?<=\band|\b or))[ \t]*(?P<name>{_LIST_ITEM})")
 #: A capitalized word after a list item: the name goes on past what the item can take.
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z]")
 _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "toolki": "Library",
@@ -275,6 +280,9 @@ _QUOTED_BACKEND = re.compile(r"[“\"](?P<name>[a-z][a-z0-9_]*)[”\"][ \t]+back
 #: The parts of a tool that its name opens: "the Helion autotuner", "TokenSpeed's scheduler",
 #: the "ExecuTorch delegate framework", "the ExecuTorch SDK", "the PlayTorch app". A library's
 #: compiler is the library itself, and "the PyTorch runtime" is how posts speak of PyTorch.
+#: A determiner right before a library's name, which makes "<library> <part>" one thing: "the
+#: ExecuTorch runtime" (not "with Arm Compute Library runtime": the library, at run time).
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|its|their|our|this|new)[ \t]+$", re.I)
 _LIBRARY_PARTS = "autotuner|scheduler|thread ?pool|runtime|allocator|dispatcher|tokenizer" \
                  "|delegate framework|SDK|app"
 
@@ -335,6 +343,9 @@ _VENDOR_LIBRARY = re.compile(
 #: What a post's example defines, right before its name: "to define a `..._mask` function".
 _DEFINED_HERE = re.compile(r"\b(?:define|defined|defining|write|wrote|writing)[ \t]+"
                            r"(?:a|an|the|our|your|this)?[ \t]*\W*$", re.I)
+#: A definition in inline code (its backtick masked), right before its name: "in `class
+#: LlamaAttention`".
+_DEFINITION = re.compile(r"(?:\s\s|\n)(?:class|def)[ \t]+$")
 _CODE_KINDS = r"(?:methods?|functions?|kernels?|APIs?|ops?|operators?|primitives?)"
 _SNAKE_API = re.compile(
     r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
@@ -563,7 +574,7 @@ class EntityFinder:
             rf"(?:{_alternatives(surfaces['Hardware'], grouped=True)})[ \t]+back[- ]?end\b", re.I)
         self._library_part = re.compile(  # "the Helion autotuner", "ExecuTorch's threadpool"
             rf"(?<![\w-])(?i:(?P<library>{library}))"
-            rf"(?:['’]s)?[ \t]+(?P<part>{_LIBRARY_PARTS})\b")
+            rf"(?P<owner>['’]s)?[ \t]+(?P<part>{_LIBRARY_PARTS})\b")
         names = sorted(self.library_names, key=lambda s: (-len(s), s))
         libraries = _by_first_letter(([(n, re.escape(n)) for n in names] or [("", "")])
                                      + [("torch", r"torch[a-z_]\w*")]
@@ -749,7 +760,9 @@ class EntityFinder:
             yield self._candidate(doc, m, "device_backend", "Feature", " ".join(m.group(0).split()))
         for m in self._library_part.finditer(text):  # "Triton's autotuner": the library's part
             library = self.library_names[m.group("library").lower()]
-            if library != CORE_LIBRARY and not self._after_a_library(text, m.start()):
+            if library != CORE_LIBRARY and not self._after_a_library(text, m.start()) and (
+                    m.group("owner") or _DETERMINER_BEFORE.search(text, max(0, m.start() - 6),
+                                                                   m.start())):
                 yield self._candidate(doc, m, "library_part", "Feature",
                                       f"{library} {m.group('part')}")
         for m in _QUOTED_BACKEND.finditer(text):  # "the “sox_io” backend", "sox_io backend"
@@ -919,17 +932,17 @@ class EntityFinder:
         """A CamelCase name in a list of names the pack knows, all of one label, has their
         label: "like TorchAudio, ESPNet, Asteroid, and FastMRI" makes FastMRI a library."""
         for m in _PEER_LIST.finditer(text):
-            items = list(re.finditer(_LIST_ITEM, m.group(0)))
-            labels = {self.known[i.group(0).lower()][0] for i in items
-                      if i.group(0).lower() in self.known}
-            known = sum(i.group(0).lower() in self.known for i in items)
+            items = list(_PEER_NAME.finditer(m.group(0)))
+            labels = {self.known[i["name"].lower()][0] for i in items
+                      if i["name"].lower() in self.known}
+            known = sum(i["name"].lower() in self.known for i in items)
             if known < 2 or len(labels) != 1 or labels & {"Feature", "Release"}:
                 continue
             for item in items:
-                name = item.group(0)
+                name = item["name"]
                 if name.lower() not in self.known and name not in _NOT_FEATURES \
                         and (_CAMEL.fullmatch(name) or _ACRONYM_CAMEL.fullmatch(name)):
-                    start = m.start() + item.start()
+                    start = m.start() + item.start("name")
                     yield self._known_span(doc, start, start + len(name), "typed_name",
                                            next(iter(labels)), name)
 
@@ -1027,9 +1040,10 @@ class EntityFinder:
         if candidate.rule in ("pack", "release", "bare_release", "torch_api", "dotted_api"):
             return False
         if candidate.rule == "snake_api" and _DEFINED_HERE.search(
-                text, max(0, span.start_char - 40), span.start_char):
-            return True  # "Do we now need to define a `prefixlm_document_mask` function": code
-            # the post's example writes, no API
+                text, max(0, span.start_char - 40), span.start_char) or _DEFINITION.search(
+                text, max(0, span.start_char - 9), span.start_char):
+            return True  # "Do we now need to define a `prefixlm_document_mask` function",
+            # "in `class LlamaAttention`, we define": code the post's example writes, no API
         name = span.id_
         if _NOT_A_NAME.match(name) and not self.known.get(name.lower()):
             return True

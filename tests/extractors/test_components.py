@@ -708,8 +708,13 @@ def test_entity_finder_device_backend_is_feature(blank_nlp, text, name, inner):
      [("PyTorch", "Library", "PyTorch")]),
     ("It uses the Torchx Ray scheduler.",
      [("Torchx", "Library", "TorchX"), ("Ray", "Library", "Ray")]),
+    # no determiner: the library, at run time (the whole-corpus audit of 7 December evening)
+    ("We enhanced the TensorFlow xla with Arm Compute Library runtime for aarch64 cpu.",
+     [("TensorFlow", "Library", "TensorFlow"),
+      ("Arm Compute Library", "Library", "Arm Compute Library"),
+      ("aarch64", "Hardware", "Arm"), ("cpu", "Hardware", "CPU")]),
 ], ids=["possessive", "compound", "two-words", "app-and-sdk", "library-named-runtime", "core",
-        "other-library"])
+        "other-library", "no-determiner"])
 def test_entity_finder_library_part(blank_nlp, text, expected):
     doc = blank_nlp(text)
     assert [(s.text, s.label_, s.id_) for s in doc.spans["ptkg"]] == expected

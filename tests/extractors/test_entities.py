@@ -400,11 +400,12 @@ def test_issue12_technique_names_are_whole_names(blank_nlp, text):
     ("Then we execute the LogDerivative operation that the engine introduced.", "LogDerivative"),
     ("Do we now need to define a prefixlm_document_mask function as well?",
      "prefixlm_document_mask"),
+    ("For example, in `class LlamaAttention`, we define: `_tp_plan = {}`", "LlamaAttention"),
 ], ids=["tweet-handle", "github-handle", "surname", "unit", "results-table", "event",
         "abbreviation", "social-links", "authors", "common-acronym", "not-an-entity",
         "given-name", "activation", "operation", "general-technique", "inline-import",
         "multiply-accumulates", "a graph's node", "an example's operation",
-        "a function the example defines"])
+        "a function the example defines", "a class the example defines"])
 def test_issue12_noise_is_no_entity(blank_nlp, text, not_found):
     assert not_found not in {name for _, name in found(blank_nlp, text)}
 
@@ -597,6 +598,14 @@ def test_a_camel_case_name_listed_with_known_libraries_is_a_library(blank_nlp):
     assert ("Library", "FastMRI") in found(blank_nlp, text)
     assert ("Organization", "YouTube") not in found(
         blank_nlp, "Follow us on Facebook, Twitter, YouTube or LinkedIn.")
+
+
+def test_a_camel_case_name_listed_with_known_companies_is_a_company(blank_nlp):
+    """The China post's labs, each in bold, some with their other name: "AIInnovation" is one
+    of them (the whole-corpus audit of 7 December evening)."""
+    text = ("I visited **Moonshot AI**, **Z.ai (Zhipu)**, **MiniMax**, **AIInnovation**, "
+            "**01.ai**, **DeepSeek**, **Alibaba Cloud / Qwen**, and **Xiaomi**.")
+    assert ("Organization", "AIInnovation") in found(blank_nlp, text)
 
 
 def test_two_words_joined_with_a_gerund_name_no_class(blank_nlp):
