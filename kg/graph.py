@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -200,6 +200,29 @@ def _add_same_things(graph: nx.MultiDiGraph, resolver: Resolver) -> None:
         ends = node_id(feature.label, feature.name), node_id(other.label, other.name)
         if all(end in graph for end in ends):
             graph.add_edge(*ends, key="SAME_AS", type="SAME_AS", why=why)
+    for node, backend, why in sorted(_backend_twins(graph)):
+        graph.add_edge(node, backend, key="SAME_AS", type="SAME_AS", why=why)
+
+
+def _backend_twins(graph: nx.MultiDiGraph) -> Iterator[tuple[str, str, str]]:
+    """The nodes that are a backend the graph holds as Hardware: the Library of a toolkit's
+    releases (CUDA 12.8 of CUDA: a Hardware has no release), a Feature a release introduces
+    named as the backend ("[Beta] PyTorch MPS Backend")."""
+    for node, data in graph.nodes(data=True):
+        if data["label"] == "Library" and any(
+                key == "HAS_RELEASE" for _, _, key in graph.out_edges(node, keys=True)):
+            backend, why = node_id("Hardware", data["name"]), "its releases (HAS_RELEASE)"
+        elif data["label"] == "Feature" and (named := _BACKEND_NAME.fullmatch(data["name"])):
+            backend, why = node_id("Hardware", named["backend"]), "a release's INTRODUCES"
+        else:
+            continue
+        if graph.nodes.get(backend, {}).get("kind") == "backend":
+            yield node, backend, (f"the same thing; a {data['label']} for {why}, which a "
+                                  "Hardware cannot take")
+
+
+#: A feature named as a backend: "MPS backend", "PyTorch MPS Backend".
+_BACKEND_NAME = re.compile(r"(?:PyTorch\s+)?(?P<backend>\S+)\s+[Bb]ackend")
 
 
 def same_things(graph: nx.MultiDiGraph, node: str) -> list[str]:

@@ -681,3 +681,19 @@ def test_a_support_a_library_release_drops_ends_the_feature_it_introduced(corpus
     assert history(lifecycle) == [("torchaudio 0.8", "Stable")]
     assert [(e.change, e.release) for e in lifecycle.endings] == [("REMOVES", "torchaudio 2.1")]
     assert history(feature_lifecycle(graph, "io.image")) == [("torchvision 0.9", "Stable")]
+
+
+def test_a_backend_is_one_thing_with_its_feature_and_its_releases():
+    """The whole-corpus audit of 7 December evening: the Feature "MPS backend" a release
+    introduces is the Hardware MPS (a backend), and the Library CUDA that holds CUDA 12.8 is the
+    Hardware CUDA (SAME_AS); MPS's lifecycle is its Feature's. A device is no backend's twin."""
+    post = release_post("PyTorch 2.0", {"MPS backend": "Beta"}, "2023-03-15")
+    post.mentions += [Mention(Entity("Hardware", name), name, 0, len(name), kind)
+                      for name, kind in (("MPS", "backend"), ("CUDA", "backend"),
+                                         ("A100", "device"))]
+    post.mentions.append(Mention(Entity("Release", "CUDA 12.8"), "CUDA 12.8", 0, 9))
+    graph = build_graph([post])
+    assert graph.has_edge("Feature:MPS backend", "Hardware:MPS", "SAME_AS")
+    assert graph.has_edge("Library:CUDA", "Hardware:CUDA", "SAME_AS")
+    assert history(feature_lifecycle(graph, "MPS")) == [("PyTorch 2.0", "Beta")]
+    assert not any(key == "SAME_AS" for *_, key in graph.in_edges("Hardware:A100", keys=True))
