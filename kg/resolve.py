@@ -128,13 +128,18 @@ _CODE = re.compile(r"[._(]|::")
 _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 #: A function's name spelled in words, maybe with the release it came in: "Scaled dot product
 #: attention 2.0" is scaled_dot_product_attention.
-_WORDS_NAME = re.compile(r"^(?P<words>[A-Za-z]+(?: [A-Za-z]+){2,})(?: v?\d+(?:\.\d+)*)?$")
+_WORDS_NAME = re.compile(r"^(?P<words>[A-Za-z]+(?: [A-Za-z]+)+)(?: v?\d+(?:\.\d+)*)?$")
 
 
-def _in_words(name: str) -> str | None:
-    """The snake_case function name a name of three words or more spells, if it does."""
+def _in_words(name: str, words: int = 3) -> str | None:
+    """The snake_case function name a name of ``words`` words or more spells, if it does."""
     found = _WORDS_NAME.match(name)
-    return found["words"].lower().replace(" ", "_") if found else None
+    return found["words"].lower().replace(" ", "_") if found and found["words"].count(
+        " ") >= words - 1 else None
+
+
+#: A function that computes what its other words name: "compute_kaldi_pitch".
+_COMPUTED = re.compile(r"^compute_(?P<what>[a-z0-9]+(?:_[a-z0-9]+)+)$")
 
 
 def pack_tables(records: Iterable[dict]) -> tuple[dict[tuple[str, str], str],
@@ -489,11 +494,15 @@ class Resolver:
     def _classes(self, groups: _Groups) -> None:
         """Rule 6: a bare class or function name is the one torch API that ends with it."""
         apis: dict[str, set[Entity]] = defaultdict(set)
+        computed: dict[str, set[Entity]] = defaultdict(set)
         for root in groups.roots("Feature"):
             for entity in groups.members[root]:
                 text = entity.name.strip("`").removesuffix("()")
                 if re.match(r"^(?:torch\w*|nn|F|dist)\.[\w.]+$", text):
                     apis[text.rpartition(".")[2]].add(root)  # the class name, as written
+                    what = _COMPUTED.match(text.rpartition(".")[2])
+                    if what:  # "compute_kaldi_pitch" computes the "Kaldi Pitch" feature
+                        computed[what["what"]].add(root)
         for root in groups.roots("Feature"):
             names = {e.name for e in groups.members[root]}
             names |= {form for name in groups.known(root)
@@ -501,10 +510,12 @@ class Resolver:
             bare = [n for n in sorted(names) if _CLASS.match(n)]
             spelled = [f for n in sorted(names) if (f := _in_words(n))]
             targets = {groups.root(t) for name in bare + spelled for t in apis.get(name, ())}
+            targets |= {groups.root(t) for n in sorted(names) if (f := _in_words(n, words=2))
+                        for t in computed.get(f, ())}  # "Kaldi Pitch" of compute_kaldi_pitch
             targets.discard(groups.root(root))
             if len(targets) == 1:
                 (target,) = targets
-                kind = "function" if "_" in (bare or spelled)[0] else "class"
+                kind = "class" if bare and "_" not in bare[0] else "function"
                 how = "" if bare else ", spelled in words"
                 groups.union(root, target, f"the {kind} {groups.display(target)}{how}")
 
@@ -735,8 +746,8 @@ class Resolver:
         kinds: dict[tuple[Entity, Entity], set[str]] = defaultdict(set)
         for apart, into, unfit in self._apart:
             pair = groups.node(apart), groups.node(into)
-            if pair[0] != pair[1] and RELATION_TYPES["SAME_AS"].fits(pair[0].label,
-                                                                     pair[1].label):
+            if pair[0] != pair[1] and pair[0].label == "Feature" and pair[1].label in (
+                    "Library", "Model"):  # a backend's twins: graph._backend_twins
                 kinds[pair].update(unfit)
         return [(feature, other, f"the same thing; a {feature.label} for its "
                                  f"{' and '.join(sorted(kinds[feature, other]))}, which a "

@@ -140,6 +140,9 @@ MERGES = [
      ("Feature", "torch.distributed.rpc"), "the heading's words spell the API"),
     ("heading rename", [("Feature", "torch.func", 3), ("Feature", "functorch -> torch.func", 1)],
      ("Feature", "torch.func"), "the heading renames functorch to torch.func"),
+    ("a function that computes a feature", [
+        ("Feature", "torchaudio.functional.compute_kaldi_pitch", 1), ("Feature", "Kaldi Pitch", 2)],
+     ("Feature", "torchaudio.functional.compute_kaldi_pitch"), "spelled in words"),
     ("hardware vendor and device word", [("Hardware", "H100", 9),
                                          ("Hardware", "NVIDIA H100 GPU", 1)],
      ("Hardware", "H100"), "the hardware H100 named with its vendor"),
@@ -218,6 +221,8 @@ KEPT_APART = [
      [("Feature", "Transformer", 3), ("Feature", "Transformers", 1)]),
     ("the last letter: two methods", [("Feature", "MultiSWAG", 6), ("Feature", "MultiSWA", 1)]),
     ("code names are exact", [("Feature", "torch.range", 10), ("Feature", "torch.arange", 1)]),
+    ("two words are an API only if it computes them", [("Feature", "torch.channels_last", 2),
+                                                       ("Feature", "Channels Last", 3)]),
     ("the same words, three names", [("Feature", "Distributed training on Windows", 1),
                                      ("Feature", "Windows support for Distributed Training", 1),
                                      ("Feature", "Training on Windows, distributed", 1)]),
@@ -335,8 +340,9 @@ def test_issue12_model_words_alone_name_no_model():
 
 
 def test_issue12_same_as_links_only_a_feature_to_a_library_or_model():
-    """A Feature kept beside a Hardware of its name for its INTRODUCES is linked to nothing:
-    the contract's SAME_AS runs from a Feature to a Library or Model."""
+    """A Feature kept beside a Hardware of its name for its INTRODUCES is linked to nothing by
+    resolution, whose SAME_AS runs from a Feature to a Library or Model (the graph links a
+    backend's twins by their names and the backend's kind)."""
     facts = [fact("INTRODUCES", Entity("Release", "PyTorch 2.0"), Entity("Feature", "XPU")),
              fact("SUPPORTS", Entity("Release", "PyTorch 2.0"), Entity("Hardware", "XPU"))]
     graph = resolve(("Hardware", "XPU", 9), ("Feature", "XPU", 1), facts=facts)
