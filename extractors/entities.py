@@ -235,7 +235,9 @@ _TYPED_FEATURE = re.compile(_START + r"(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)
 _PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
 _CONTRIBUTOR_ORG = re.compile(
     rf"(?<![\w.-])(?P<person>{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})"
-    r" \((?P<org>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3})\)")
+    r" \((?P<org>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3}?)"
+    r"(?: (?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director))?\)")
+# (a role after the company is the person's: "Jiyang Gao (Galaxea AI CEO)")
 # "Triton Language Extensions (TLX)", "TLX (Triton Language Extensions)": an acronym that the
 # last word of its expansion types.
 _EXPANSION = (r"(?P<expansion>[A-Z][\w-]*(?:[ \t]+(?:of|for|and|[A-Z][\w-]*)){0,4}"
@@ -256,7 +258,6 @@ _REFERENCE = re.compile(r"\bet al\b|\bProceedings\b|[Tt]echnical [Rr]eport|\barX
                         r"\b(?:Conference|Journal|Transactions|Symposium|Workshop)\b|"
                         r"^\W*\[?\d{1,3}[\].]|(?:[A-Z]\.\s*){1,2}[A-Z][a-z]+,|[A-Z][a-z]+,\s+[A-Z]\.")
 # The role of a person that follows a company: "(Galaxea AI CEO)".
-_ROLE = re.compile(r"\s+(?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director)$")
 
 _BY = re.compile(r"\bby\b[^.;:\n]*$")
 # "This post is authored by Raghuraman Krishnamoorthi, James Reed, MinNi, and": a list of people.
@@ -875,7 +876,7 @@ class EntityFinder:
                     re.fullmatch(r"[A-Z][a-z]+", org)
                     or not _LISTED.search(text, max(0, m.start() - 20), m.start())):
                 continue  # "Baseline (Separate)": an unknown company needs "Contributed by ..."
-            name = known[1] if known else _ROLE.sub("", org)
+            name = known[1] if known else org
             yield self._candidate(doc, m, "contributor_org", "Organization", name, "org")
         for m in _TYPED_LIST.finditer(text):
             label = _LIST_LABELS.get(m.group("kind")[:6].lower()) or _LIST_LABELS["model"]

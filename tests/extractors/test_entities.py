@@ -309,6 +309,14 @@ def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
 
 
+def test_a_role_after_a_company_is_no_part_of_its_name(blank_nlp):
+    """The China post's bylines: "Jiyang Gao (Galaxea AI CEO)" names Galaxea AI, and "Galaxea
+    AI CEO" is no other name of it (the whole-corpus scan of 7 December evening)."""
+    doc = blank_nlp("*Matt White, Jiyang Gao (Galaxea AI CEO) and Nathan Lambert*")
+    assert [(s.text, s.id_) for s in doc.spans["ptkg"] if s.label_ == "Organization"] == [
+        ("Galaxea AI", "Galaxea AI")]
+
+
 @pytest.mark.parametrize("text", [
     "Andrew Gordon Wilson; Uncertainty in Artificial Intelligence (UAI), 2018",
     "the PyTorch Certified Associate (PTCA) exam",
