@@ -236,8 +236,9 @@ _PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
 _CONTRIBUTOR_ORG = re.compile(
     rf"(?<![\w.-])(?P<person>{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})"
     r" \((?P<org>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3}?)"
-    r"(?: (?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director))?\)")
-# (a role after the company is the person's: "Jiyang Gao (Galaxea AI CEO)")
+    r"(?P<role> (?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director))?\)")
+# (a role after the company is the person's, and says the company is one: "Jiyang Gao
+# (Galaxea AI CEO)")
 # "Triton Language Extensions (TLX)", "TLX (Triton Language Extensions)": an acronym that the
 # last word of its expansion types.
 _EXPANSION = (r"(?P<expansion>[A-Z][\w-]*(?:[ \t]+(?:of|for|and|[A-Z][\w-]*)){0,4}"
@@ -865,14 +866,16 @@ class EntityFinder:
         for m in _CONTRIBUTOR_ORG.finditer(text):
             org, person = m.group("org"), m.group("person")
             known = self.known.get(org.lower())
-            if _abbreviates(org, text[max(0, m.start("org") - 120):m.start("org") - 1]) \
+            if " " not in org and _abbreviates(org, text[max(0, m.start("org") - 120):
+                                                         m.start("org") - 1]) \
                     or known is not None and known[0] not in ("Organization", "Hardware") \
                     or org.split()[0] in _NOT_NAMES or _citation(text, m.start()) \
                     or not re.search(r"[a-z]{2}|[A-Z]{2}", org) \
                     or any(w.lower() in self.known or w in _NOT_TECHNIQUE_WORDS
                            for w in person.split()):
                 continue  # "Triton Language Extensions (TLX)": an acronym, not a company
-            if known is None and not _BY.search(text, max(0, m.start() - 80), m.start()) and (
+            if known is None and not m.group("role") and not _BY.search(
+                    text, max(0, m.start() - 80), m.start()) and (
                     re.fullmatch(r"[A-Z][a-z]+", org)
                     or not _LISTED.search(text, max(0, m.start() - 20), m.start())):
                 continue  # "Baseline (Separate)": an unknown company needs "Contributed by ..."

@@ -311,8 +311,11 @@ def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
 
 def test_a_role_after_a_company_is_no_part_of_its_name(blank_nlp):
     """The China post's bylines: "Jiyang Gao (Galaxea AI CEO)" names Galaxea AI, and "Galaxea
-    AI CEO" is no other name of it (the whole-corpus scan of 7 December evening)."""
-    doc = blank_nlp("*Matt White, Jiyang Gao (Galaxea AI CEO) and Nathan Lambert*")
+    AI CEO" is no other name of it (the whole-corpus scan of 7 December evening); nor is a
+    name of two words in parentheses an acronym of the words before it ("a Different Game ...
+    Jiyang Gao" spell G, A, I)."""
+    doc = blank_nlp("### Robotics: China Is Playing a Different Game\n\n"
+                    "*Matt White, Jiyang Gao (Galaxea AI CEO) and Nathan Lambert*")
     assert [(s.text, s.id_) for s in doc.spans["ptkg"] if s.label_ == "Organization"] == [
         ("Galaxea AI", "Galaxea AI")]
 
