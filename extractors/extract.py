@@ -1127,6 +1127,9 @@ _WOULD = re.compile(r"\bwould\b", re.I)
 #: A line that names a document, not a fact: "* iOS/Android Tutorial", "* Android demo app".
 _DOCS_LINE = re.compile(r"\b(?:tutorials?|demo(?:\s+apps?)?|docs|documentation|recipes?)\W*$",
                         re.I)
+#: A platform named as the home of a document, where nothing is said to run: "this colab
+#: notebook", "this [Colab notebook](...)".
+_A_DOCUMENT = re.compile(r"\s+(?:notebooks?|tutorials?)\b", re.I)
 
 
 def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) -> list[Fact]:
@@ -1135,7 +1138,8 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     sentence naming a device in a section about the feature is about running it there; what
     "were only supported on Linux" before still is), but a bare CPU or GPU, a device the
     feature's own name names (``supports.named_in_feature``) and a line that names a document
-    ("* iOS/Android Tutorial"), nor a device of a sentence about what was before ("Previous
+    ("* iOS/Android Tutorial") or a platform a document is of ("this colab notebook"), nor a
+    device of a sentence about what was before ("Previous
     versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0, AVX2 kernels
     would be used", "the same path that was previously CUDA-only"). The evidence is the line."""
     text = _text(doc)
@@ -1143,7 +1147,8 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
                and s.id_ not in ANY_DEVICE and s.id_ not in feature.name
                and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
                and not _WAS_BEFORE.search(text, s.sent.start_char, s.start_char)
-               and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)]
+               and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)
+               and not _A_DOCUMENT.match(text, s.end_char)]
     if not devices or _DOCS_LINE.search(text, line.start, line.end):
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")

@@ -840,13 +840,14 @@ def test_a_feature_renamed_between_releases_is_one_node():
 def test_the_devices_a_features_section_names_are_what_it_supports():
     """The body of a feature's section naming a device or platform says the feature runs
     there ("Its kernels are tuned with CUDA, ROCm": no trigger word needed), what
-    was "only supported on Linux" before included; a bare GPU or CPU, or a link to a tutorial,
-    says nothing."""
+    was "only supported on Linux" before included; a bare GPU or CPU, a link to a tutorial or
+    a platform's notebook says nothing."""
     text = ("We are excited to announce PyTorch 2.2.\n\n### [Beta] AOTInductor\n\n"
             "Its kernels are tuned with CUDA, ROCm and a GPU cluster.\n\n"
             "### [Beta] Windows support for audio\n\n"
             "These C++ components were only supported on Linux and macOS.\n\n"
-            "* iOS/Android Tutorial\n\n### [Beta] Faster attention routines\n\n"
+            "* iOS/Android Tutorial\n\nRun this Colab notebook to see the graph.\n\n"
+            "### [Beta] Faster attention routines\n\n"
             "Previous versions of PyTorch provided optimized ROCm implementations. In PyTorch "
             "2.1, Metal kernels would be used. It now has FlashAttention-based routines. This "
             "enables the same sparsity path that was previously CUDA-only. The previous "
@@ -856,7 +857,8 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
     assert {("AOTInductor", "CUDA"), ("AOTInductor", "ROCm"),
             ("Windows support for audio", "Linux"), ("Windows support for audio", "macOS")
             } <= supported
-    assert not {pair for pair in supported if pair[1] in ("GPU", "CPU", "iOS", "Android")}
+    assert not {pair for pair in supported
+                if pair[1] in ("GPU", "CPU", "iOS", "Android", "Google Colab")}
     # what came before, or what would be, is not what the feature supports
     assert not {pair for pair in supported if pair[0] == "Faster attention routines"}
 
