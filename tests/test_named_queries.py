@@ -43,8 +43,8 @@ OPTIONAL = sorted(name for name, q in QUERIES.items() if any(p.optional for p in
 COLUMNS = {
     "announcements": ["library", "release", "date", "title", "url"],
     "based-on": ["source_label", "source", "target_label", "target", "sentences", "posts"],
-    "evidence": ["relation", "source_label", "target_label", "reads", "sentences", "posts",
-                 "rules"],
+    "evidence": ["relation", "source_label", "source", "target_label", "target", "reads",
+                 "sentences", "posts", "rules"],
     "feature-stability": ["library", "release", "version", "date", "feature", "stability",
                           "named", "posts"],
     "features-by-release": ["feature", "stability", "latest_stability", "named"],
@@ -286,7 +286,8 @@ def test_evidence_gives_the_sentences_and_posts(graph, example_results):
     edge = graph.edges[node_id("Release", "torchvision 0.6"), node_id("Release", "PyTorch 1.5"),
                        "RELEASED_WITH"]
     assert row == {"relation": "RELEASED_WITH", "source_label": "Release",
-                   "target_label": "Release", "reads": edge["count"],
+                   "source": "torchvision 0.6", "target_label": "Release",
+                   "target": "PyTorch 1.5", "reads": edge["count"],
                    "sentences": edge["evidence"], "posts": edge["sources"], "rules": edge["rules"]}
     assert set(row["posts"]) == {URL_LIBRARIES}
     assert len(row["sentences"]) == len(row["posts"]) > 0

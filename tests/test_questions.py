@@ -117,9 +117,6 @@ XFAIL: dict[str, str] = {
            "1.3 Cloud TPU pilot) has no DEVELOPED_BY",
     "q43": "extraction: Apple DEVELOPED_BY only ExecuTorch, nothing for MPS (organizations "
            "about GPU, the first thing named after PyTorch: an empty table)",
-    "q46": "query: the yes-or-no question asks evidence of functorch PART_OF PyTorch, which "
-           "holds (2.0: 'integrating functorch into PyTorch', the Feature twin of the Library); "
-           "that its APIs are torch.func now is REPLACES, another relation the row does not show",
 }
 
 #: Questions that pass today for a reason weaker than it looks (printed by the report).
@@ -240,7 +237,9 @@ with_release=None, subject=None, named=None)]
         return [Fact(str(other), relation=_text(get("relation")), subject=str(asked))]
     if query == "posts-about":
         return [Fact(str(get("title")))]
-    if query == "evidence":
+    if query == "evidence":  # the asked relation, or what replaced its source since
+        if get("relation") == "REPLACES":
+            return [Fact(str(get("source")), relation="REPLACES", subject=str(params["source"]))]
         return [Fact(str(params["target"]), relation=_text(get("relation")),
                      subject=str(params["source"]))]
     if query in ("releases-of-library", "announcements", "stability-counts"):
