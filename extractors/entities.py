@@ -348,7 +348,7 @@ _DEFINED_HERE = re.compile(r"\b(?:define|defined|defining|write|wrote|writing)[ 
 #: A definition in inline code (its backtick masked), right before its name: "in `class
 #: LlamaAttention`".
 _DEFINITION = re.compile(r"(?:\s\s|\n)(?:class|def)[ \t]+$")
-_CODE_KINDS = r"(?:methods?|functions?|kernels?|APIs?|ops?|operators?|primitives?)"
+_CODE_KINDS = r"(?:methods?|functions?|kernels?|(?i:api)s?|ops?|operators?|primitives?)"
 _SNAKE_API = re.compile(
     r"(?<![\w.@/-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
     rf"(?:\(\)|(?=[ \t]+{_CODE_KINDS}\b))")

@@ -221,6 +221,11 @@ def test_a_snake_case_name_after_its_kind_is_an_api(blank_nlp):
         blank_nlp, "We ported one of the kernels (unified_attention_2d) to Helion.")
 
 
+def test_a_snake_case_name_before_its_kind_is_an_api_whatever_the_case(blank_nlp):
+    """The PyTorch/XLA TPU post: "Notice the start_server api call"."""
+    assert ("Feature", "start_server") in found(blank_nlp, "Notice the start_server api call.")
+
+
 def test_a_family_before_its_model_is_no_model_of_its_own(blank_nlp):
     """ "Claude Opus-4.8" is one model, and a project named after a family ("gpt-fast") none."""
     models = {name for label, name in found(
