@@ -265,10 +265,13 @@ _BY = re.compile(r"\bby\b[^.;:\n]*$")
 _AUTHORS = re.compile(r"\b(?:authored|written|presented|posted|contributed|edited)[ \t]+by[ \t]+"
                       r"(?:[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'.-]*)*"
                       r"(?:,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+))+$")
-# "by Valeri Milke from VamiSec GmbH", "led by Roy Saurabh and Ann Lee from AffectLog".
+# "by Valeri Milke from VamiSec GmbH", "led by Roy Saurabh and Ann Lee from AffectLog", "by
+# Taraqur Rahman and Owen O'Donnell from OWL Integrations", "by Maurits de Groot from Nebius".
+_NAME_WORD = rf"(?:{_PERSON_WORD}|[A-Z]'{_PERSON_WORD})"
+_SPEAKER = (rf"{_NAME_WORD}(?: [A-Z]\.)?"
+            rf"(?: (?:(?:de|van|von|der|da|di|del|le|la) )?{_NAME_WORD}){{1,3}}")
 _SPEAKER_ORG = re.compile(
-    rf"\b(?:by|By)[ \t]+{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}}"
-    rf"(?:(?:,| and) {_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})*"
+    rf"\b(?:by|By)[ \t]+{_SPEAKER}(?:(?:,| and) {_SPEAKER})*"
     r" from (?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})")
 _LEGAL_SUFFIX = re.compile(r"[ \t]+(?:GmbH|Inc\.?|Ltd\.?|LLC|AG|SA|SAS|Corp\.?)$")
 # "Ling-2.6-1T (InclusionAI)": the company after a model's name.
@@ -899,8 +902,10 @@ class EntityFinder:
         for m in _SPEAKER_ORG.finditer(text):
             org = _LEGAL_SUFFIX.sub("", m.group("org"))
             known = self.known.get(org.lower())
-            if org.split()[0] not in _NOT_NAMES and (known is None or known[0] in (
-                    "Organization", "Hardware")):
+            if (org.split()[0] not in _NOT_NAMES or " " in org) and (
+                    known is None or known[0] in ("Organization", "Hardware")):
+                # a speaker's company of two words may open with a common one: "from Future
+                # Processing"
                 span = _char_span(doc, m.start("org"), m.start("org") + len(org),
                                   "Organization", known[1] if known else org)
                 yield Candidate(RULES["contributor_org"], span, "contributor_org")

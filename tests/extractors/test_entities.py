@@ -304,11 +304,20 @@ def test_issue12_typing_rules_skip_words(blank_nlp, text):
     ("This was contributed by Daniel Galvez and Ting-Yang Kuei (NVIDIA).",
      {("Organization", "NVIDIA")}),
     ("a talk by Valeri Milke from VamiSec GmbH.", {("Organization", "VamiSec")}),
+    ("**Fault-Tolerant Training** by Cyril Konkratenko and Maurits de Groot from Nebius.",
+     {("Organization", "Nebius")}),
+    ("**Bioacoustics** by Taraqur Rahman and Owen O'Donnell from OWL Integrations.",
+     {("Organization", "OWL Integrations")}),
+    ("**Compliance-as-Code** by Raja Gopal Hari Vijay from Zoho Corporation.",
+     {("Organization", "Zoho Corporation")}),
+    ("**Ball Tracking** by Maciej Szymkowski from Future Processing.",
+     {("Organization", "Future Processing")}),
     ("* **Ling-2.6-1T** (InclusionAI) — a trillion-parameter model",
      {("Organization", "InclusionAI"), ("Model", "Ling-2.6-1T")}),
     ("served by the LightSeek Foundation under the MIT license",
      {("Organization", "LightSeek Foundation")}),
 ], ids=["contributor-hardware-name", "contributor", "contributors", "speaker-from",
+        "speaker-particle", "speaker-apostrophe", "speaker-four-names", "speaker-common-word",
         "model-maker", "suffix"])
 def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
