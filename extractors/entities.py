@@ -235,7 +235,7 @@ _TYPED_FEATURE = re.compile(_START + r"(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)
 _PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
 _CONTRIBUTOR_ORG = re.compile(
     rf"(?<![\w.-])(?P<person>{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})"
-    r" \((?P<org>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3}?)"
+    r" \((?P<org>[A-Z][\w&.-]*(?: (?:de |of |du )?[A-Z][\w&.-]*){0,3}?)"
     r"(?P<role> (?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director))?\)")
 # (a role after the company is the person's, and says the company is one: "Jiyang Gao
 # (Galaxea AI CEO)")
@@ -272,7 +272,7 @@ _SPEAKER = (rf"{_NAME_WORD}(?: [A-Z]\.)?"
             rf"(?: (?:(?:de|van|von|der|da|di|del|le|la) )?{_NAME_WORD}){{1,3}}")
 _SPEAKER_ORG = re.compile(
     rf"\b(?:by|By)[ \t]+{_SPEAKER}(?:(?:,| and) {_SPEAKER})*"
-    r" from (?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})")
+    r" from (?:the )?(?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})")
 _LEGAL_SUFFIX = re.compile(r"[ \t]+(?:GmbH|Inc\.?|Ltd\.?|LLC|AG|SA|SAS|Corp\.?)$")
 # "Ling-2.6-1T (InclusionAI)": the company after a model's name.
 _MAKER = re.compile(r"^\**[ \t]*\((?P<org>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)\)")

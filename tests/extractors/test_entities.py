@@ -312,12 +312,17 @@ def test_issue12_typing_rules_skip_words(blank_nlp, text):
      {("Organization", "Zoho Corporation")}),
     ("**Ball Tracking** by Maciej Szymkowski from Future Processing.",
      {("Organization", "Future Processing")}),
+    ("**Optimization in PyTorch** by Andrii Krutsylo from the Polish Academy of Sciences.",
+     {("Organization", "Polish Academy of Sciences")}),
+    ("**Imaging** by Andrew Wang (DeepInverse) and Minh Hai Nguyen (Universite de Toulouse).",
+     {("Organization", "Universite de Toulouse")}),
     ("* **Ling-2.6-1T** (InclusionAI) — a trillion-parameter model",
      {("Organization", "InclusionAI"), ("Model", "Ling-2.6-1T")}),
     ("served by the LightSeek Foundation under the MIT license",
      {("Organization", "LightSeek Foundation")}),
 ], ids=["contributor-hardware-name", "contributor", "contributors", "speaker-from",
         "speaker-particle", "speaker-apostrophe", "speaker-four-names", "speaker-common-word",
+        "speaker-from-the", "contributor-particle",
         "model-maker", "suffix"])
 def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
