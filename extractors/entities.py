@@ -273,6 +273,14 @@ _SPEAKER = (rf"{_NAME_WORD}(?: [A-Z]\.)?"
 _SPEAKER_ORG = re.compile(
     rf"\b(?:by|By)[ \t]+{_SPEAKER}(?:(?:,| and) {_SPEAKER})*"
     r" from (?:the )?(?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})")
+# "Co-Founder of Embedded LLM", "VP of Product and Head of Open Source at Reflection AI", "a
+# member of the technical staff at Inferact": a person's role at a company.
+_ROLE_AT = re.compile(
+    r"\b(?:(?:Co-?[Ff]ounder|Founder|CEO|CTO|COO)[ \t]+(?:of|at)"  # of the company
+    r"|(?:VP|Head|[Mm]ember of (?:the )?[Tt]echnical [Ss]taff|[Ee]ngineer|[Ss]cientist|"
+    r"[Rr]esearcher|Director|Manager|Architect|Professor)"
+    r"(?: of (?:the )?[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)?[ \t]+at)"  # of a department, at it
+    r"[ \t]+(?:the[ \t]+)?(?P<org>[A-Z][\w&-]*(?: (?:of |for |& )?[A-Z][\w&-]*){0,3})\b")
 _LEGAL_SUFFIX = re.compile(r"[ \t]+(?:GmbH|Inc\.?|Ltd\.?|LLC|AG|SA|SAS|Corp\.?)$")
 # "Ling-2.6-1T (InclusionAI)": the company after a model's name.
 _MAKER = re.compile(r"^\**[ \t]*\((?P<org>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)\)")
@@ -899,7 +907,7 @@ class EntityFinder:
                     candidate = candidate._replace(priority=PRIORITY["context"])
                 yield candidate
         yield from self._peer_typed(doc, text)
-        for m in _SPEAKER_ORG.finditer(text):
+        for m in itertools.chain(_SPEAKER_ORG.finditer(text), _ROLE_AT.finditer(text)):
             org = _LEGAL_SUFFIX.sub("", m.group("org"))
             known = self.known.get(org.lower())
             if (org.split()[0] not in _NOT_NAMES or " " in org) and (

@@ -316,13 +316,19 @@ def test_issue12_typing_rules_skip_words(blank_nlp, text):
      {("Organization", "Polish Academy of Sciences")}),
     ("**Imaging** by Andrew Wang (DeepInverse) and Minh Hai Nguyen (Universite de Toulouse).",
      {("Organization", "Universite de Toulouse")}),
+    ("[Pin Siang Tan](https://x/), Co-Founder of Embedded LLM and a vLLM contributor",
+     {("Organization", "Embedded LLM")}),
+    ("**Joe Spisak**, VP of Product and Head of Open Source at Reflection AI, took the stage",
+     {("Organization", "Reflection AI")}),
+    ("[Ziqi Zhao](https://x/), a member of the technical staff at Inferact; the company",
+     {("Organization", "Inferact")}),
     ("* **Ling-2.6-1T** (InclusionAI) — a trillion-parameter model",
      {("Organization", "InclusionAI"), ("Model", "Ling-2.6-1T")}),
     ("served by the LightSeek Foundation under the MIT license",
      {("Organization", "LightSeek Foundation")}),
 ], ids=["contributor-hardware-name", "contributor", "contributors", "speaker-from",
         "speaker-particle", "speaker-apostrophe", "speaker-four-names", "speaker-common-word",
-        "speaker-from-the", "contributor-particle",
+        "speaker-from-the", "contributor-particle", "founder-of", "head-at", "staff-at",
         "model-maker", "suffix"])
 def test_issue12_organizations_by_their_context(blank_nlp, text, expected):
     assert found(blank_nlp, text) >= expected
@@ -688,3 +694,11 @@ def test_the_pack_names_a_library_by_its_acronym(blank_nlp):
     text = "- [PyTorch-BigGraph](https://ai.facebook.com/blog/): PBG is a distributed system."
     assert {name for label, name in found(blank_nlp, text) if label == "Library"} == {
         "PyTorch-BigGraph"}
+
+
+def test_a_role_of_a_department_names_no_company(blank_nlp):
+    """ "VP of Product" is a department's; the company is the one the role is at."""
+    names = {name for label, name in found(
+        blank_nlp, "**Joe Spisak**, VP of Product and Head of Open Source at Reflection AI.")
+        if label == "Organization"}
+    assert names == {"Reflection AI"}
