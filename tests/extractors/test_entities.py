@@ -688,6 +688,13 @@ def test_the_pack_names_ecosystem_tools(blank_nlp):
     assert ("Organization", "Expo") not in found(blank_nlp, text)
 
 
+def test_the_pack_names_a_library_by_its_first_name(blank_nlp):
+    """TorchElastic was PyTorch Elastic in the 1.3 tools post ("### PyTorch Elastic
+    (Experimental)"): one library, not PyTorch."""
+    assert found(blank_nlp, "The focus of PyTorch Elastic is elasticity.") == {
+        ("Library", "TorchElastic")}
+
+
 def test_the_pack_names_a_library_by_its_acronym(blank_nlp):
     """The whole-corpus audit of 7 December evening: "[PyTorch-BigGraph](...): PBG is a
     distributed system" names one library, by its name and by its acronym."""
