@@ -1130,6 +1130,8 @@ _DOCS_LINE = re.compile(r"\b(?:tutorials?|demo(?:\s+apps?)?|docs|documentation|r
 #: A platform named as the home of a document, where nothing is said to run: "this colab
 #: notebook", "this [Colab notebook](...)".
 _A_DOCUMENT = re.compile(r"\s+(?:notebooks?|tutorials?)\b", re.I)
+#: Where a thing is built, which is not where it runs: "wheels ... built on macOS 26".
+_BUILT_ON = re.compile(r"\bbuilt\s+(?:on|with)\s+$")
 
 
 def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) -> list[Fact]:
@@ -1138,17 +1140,19 @@ def _section_devices(doc: Doc, line: Line, inside: list[Span], feature: Entity) 
     sentence naming a device in a section about the feature is about running it there; what
     "were only supported on Linux" before still is), but a bare CPU or GPU, a device the
     feature's own name names (``supports.named_in_feature``) and a line that names a document
-    ("* iOS/Android Tutorial") or a platform a document is of ("this colab notebook"), nor a
-    device of a sentence about what was before ("Previous
-    versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0, AVX2 kernels
-    would be used", "the same path that was previously CUDA-only"). The evidence is the line."""
+    ("* iOS/Android Tutorial") or a platform a document is of ("this colab notebook") or a
+    thing is built on ("built on macOS 26"), nor a device of a sentence about what was before
+    ("Previous versions of PyTorch provided optimized CUDA implementations", "In PyTorch 2.0,
+    AVX2 kernels would be used", "the same path that was previously CUDA-only"). The evidence is
+    the line."""
     text = _text(doc)
     devices = [s for s in inside if s.label_ in DEVICE_LABELS
                and s.id_ not in ANY_DEVICE and s.id_ not in feature.name
                and not PAST_LEAD.match(text[s.sent.start_char:s.start_char])
                and not _WAS_BEFORE.search(text, s.sent.start_char, s.start_char)
                and not _WOULD.search(text, s.sent.start_char, s.sent.end_char)
-               and not _A_DOCUMENT.match(text, s.end_char)]
+               and not _A_DOCUMENT.match(text, s.end_char)
+               and not _BUILT_ON.search(text, max(0, s.start_char - 20), s.start_char)]
     if not devices or _DOCS_LINE.search(text, line.start, line.end):
         return []
     evidence = doc.char_span(line.start, line.end, alignment_mode="expand")

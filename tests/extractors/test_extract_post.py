@@ -841,9 +841,10 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
     """The body of a feature's section naming a device or platform says the feature runs
     there ("Its kernels are tuned with CUDA, ROCm": no trigger word needed), what
     was "only supported on Linux" before included; a bare GPU or CPU, a link to a tutorial or
-    a platform's notebook says nothing."""
+    a platform's notebook or the platform a thing is built on says nothing."""
     text = ("We are excited to announce PyTorch 2.2.\n\n### [Beta] AOTInductor\n\n"
-            "Its kernels are tuned with CUDA, ROCm and a GPU cluster.\n\n"
+            "Its kernels are tuned with CUDA, ROCm and a GPU cluster. Its wheels are built on "
+            "macOS 14.\n\n"
             "### [Beta] Windows support for audio\n\n"
             "These C++ components were only supported on Linux and macOS.\n\n"
             "* iOS/Android Tutorial\n\nRun this Colab notebook to see the graph.\n\n"
@@ -859,6 +860,7 @@ def test_the_devices_a_features_section_names_are_what_it_supports():
             } <= supported
     assert not {pair for pair in supported
                 if pair[1] in ("GPU", "CPU", "iOS", "Android", "Google Colab")}
+    assert ("AOTInductor", "macOS") not in supported
     # what came before, or what would be, is not what the feature supports
     assert not {pair for pair in supported if pair[0] == "Faster attention routines"}
 
