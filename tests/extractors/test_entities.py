@@ -695,6 +695,13 @@ def test_the_pack_names_a_library_by_its_first_name(blank_nlp):
         ("Library", "TorchElastic")}
 
 
+def test_the_pack_names_a_device_whose_name_opens_with_a_library(blank_nlp):
+    """ "Ray-Ban Meta Smart Glasses" are a device, no mention of Ray (the 20-node audit of
+    422a25a)."""
+    assert found(blank_nlp, "models run on Ray-Ban Meta Smart Glasses.") == {
+        ("Hardware", "Ray-Ban Meta Smart Glasses")}
+
+
 def test_the_pack_names_a_library_by_its_acronym(blank_nlp):
     """The whole-corpus audit of 7 December evening: "[PyTorch-BigGraph](...): PBG is a
     distributed system" names one library, by its name and by its acronym."""
