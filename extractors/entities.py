@@ -233,10 +233,12 @@ _TYPED_FEATURE = re.compile(_START + r"(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)
 
 # "Guangye Yu (Intel)", "Daniel Galvez and Ting-Yang Kuei (NVIDIA)": a contributor's company.
 _PERSON_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+#: The roles of a company's heads, which say the name they are of is a company's.
+_CHIEF_ROLES = r"Co-?[Ff]ounder|Cofounder|Founder|CEO|CTO|COO|CFO"
 _CONTRIBUTOR_ORG = re.compile(
     rf"(?<![\w.-])(?P<person>{_PERSON_WORD}(?: [A-Z]\.)?(?: {_PERSON_WORD}){{1,2}})"
     r" \((?P<org>[A-Z][\w&.-]*(?: (?:de |of |du )?[A-Z][\w&.-]*){0,3}?)"
-    r"(?P<role> (?:CEO|CTO|COO|CFO|VP|Founder|Co-founder|Cofounder|Chair|Director))?\)")
+    rf"(?P<role> (?:{_CHIEF_ROLES}|VP|Chair|Director))?\)")
 # (a role after the company is the person's, and says the company is one: "Jiyang Gao
 # (Galaxea AI CEO)")
 # "Triton Language Extensions (TLX)", "TLX (Triton Language Extensions)": an acronym that the
@@ -276,7 +278,7 @@ _SPEAKER_ORG = re.compile(
 # "Co-Founder of Embedded LLM", "VP of Product and Head of Open Source at Reflection AI", "a
 # member of the technical staff at Inferact": a person's role at a company.
 _ROLE_AT = re.compile(
-    r"\b(?:(?:Co-?[Ff]ounder|Founder|CEO|CTO|COO)[ \t]+(?:of|at)"  # of the company
+    rf"\b(?:(?:{_CHIEF_ROLES})[ \t]+(?:of|at)"  # of the company
     r"|(?:VP|Head|[Mm]ember of (?:the )?[Tt]echnical [Ss]taff|[Ee]ngineer|[Ss]cientist|"
     r"[Rr]esearcher|Director|Manager|Architect|Professor)"
     r"(?: of (?:the )?[A-Z][\w&-]*(?: [A-Z][\w&-]*)*)?[ \t]+at)"  # of a department, at it
@@ -1056,11 +1058,11 @@ class EntityFinder:
             return True
         if candidate.rule in ("pack", "release", "bare_release", "torch_api", "dotted_api"):
             return False
-        if candidate.rule == "snake_api" and _DEFINED_HERE.search(
-                text, max(0, span.start_char - 40), span.start_char) or _DEFINITION.search(
+        if (candidate.rule == "snake_api" and _DEFINED_HERE.search(
+                text, max(0, span.start_char - 40), span.start_char)) or _DEFINITION.search(
                 text, max(0, span.start_char - 9), span.start_char):
-            return True  # "Do we now need to define a `prefixlm_document_mask` function",
-            # "in `class LlamaAttention`, we define": code the post's example writes, no API
+            return True  # code the post's example writes, no API: "Do we now need to define a
+            # `prefixlm_document_mask` function", "in `class LlamaAttention`, we define"
         name = span.id_
         if _NOT_A_NAME.match(name) and not self.known.get(name.lower()):
             return True
