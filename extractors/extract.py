@@ -1124,12 +1124,13 @@ def _on_section_hardware(facts: list[Fact], section: Section) -> list[Fact]:
 
 #: What a sentence would do, or would have done: a past or a plan, not what is supported.
 _WOULD = re.compile(r"\bwould\b", re.I)
+#: What a document is: a tutorial, a notebook, a demo app, docs.
+_DOCUMENTS = r"tutorials?|notebooks?|demo(?:\s+apps?)?|docs|documentation|recipes?"
 #: A line that names a document, not a fact: "* iOS/Android Tutorial", "* Android demo app".
-_DOCS_LINE = re.compile(r"\b(?:tutorials?|demo(?:\s+apps?)?|docs|documentation|recipes?)\W*$",
-                        re.I)
+_DOCS_LINE = re.compile(rf"\b(?:{_DOCUMENTS})\W*$", re.I)
 #: A platform named as the home of a document, where nothing is said to run: "this colab
 #: notebook", "this [Colab notebook](...)".
-_A_DOCUMENT = re.compile(r"\s+(?:notebooks?|tutorials?)\b", re.I)
+_A_DOCUMENT = re.compile(rf"\s+(?:{_DOCUMENTS})\b", re.I)
 #: Where a thing is built, which is not where it runs: "wheels ... built on macOS 26".
 _BUILT_ON = re.compile(r"\bbuilt\s+(?:on|with)\s+$")
 

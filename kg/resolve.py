@@ -129,13 +129,14 @@ _CLASS = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-
 #: A function's name spelled in words, maybe with the release it came in: "Scaled dot product
 #: attention 2.0" is scaled_dot_product_attention.
 _WORDS_NAME = re.compile(r"^(?P<words>[A-Za-z]+(?: [A-Za-z]+)+)(?: v?\d+(?:\.\d+)*)?$")
+#: The fewest words a name spelling any API's name has; what a function computes takes two.
+_SPELLED_WORDS = 3
 
 
-def _in_words(name: str, words: int = 3) -> str | None:
-    """The snake_case function name a name of ``words`` words or more spells, if it does."""
+def _in_words(name: str) -> str | None:
+    """The snake_case function name a name of two words or more spells, if it does."""
     found = _WORDS_NAME.match(name)
-    return found["words"].lower().replace(" ", "_") if found and found["words"].count(
-        " ") >= words - 1 else None
+    return found["words"].lower().replace(" ", "_") if found else None
 
 
 #: A function that computes what its other words name: "compute_kaldi_pitch".
@@ -509,9 +510,11 @@ class Resolver:
                       for form in pack_surfaces().get(("Feature", name), ())}
             bare = [n for n in sorted(names) if _CLASS.match(n)]
             spelled = [f for n in sorted(names) if (f := _in_words(n))]
-            targets = {groups.root(t) for name in bare + spelled for t in apis.get(name, ())}
-            targets |= {groups.root(t) for n in sorted(names) if (f := _in_words(n, words=2))
-                        for t in computed.get(f, ())}  # "Kaldi Pitch" of compute_kaldi_pitch
+            targets = {groups.root(t) for name in bare + [
+                f for f in spelled if f.count("_") >= _SPELLED_WORDS - 1]
+                for t in apis.get(name, ())}
+            targets |= {groups.root(t) for f in spelled  # "Kaldi Pitch" of compute_kaldi_pitch
+                        for t in computed.get(f, ())}
             targets.discard(groups.root(root))
             if len(targets) == 1:
                 (target,) = targets
