@@ -336,7 +336,7 @@ _TITLE_BEFORE = re.compile(r"[A-Z][\w+-]*[ \t]+$")
 # Accelerator codes: NVIDIA (A100, H200, B200, GB300, GH200), AMD (MI300X) and gfx targets.
 #: A product's code name in parentheses: "Intel Core Ultra ... (Codename Lunar Lake)",
 #: "Xeon ... (codenamed Cooper Lake)".
-_CODENAME = re.compile(
+CODE_NAME = re.compile(
     r"\(\s*[Cc]ode[ -]?[Nn]ame[ds]?\s+(?P<name>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*)?)\s*\)")
 #: A cloud's instance type: "AWS Graviton3-based m7g.xlarge", "Amazon EC2 Inf1 instances", "the
 #: Amazon EC2 P3" (not "AWS EC2 m7i.metal-48xl", a size this leaves out).
@@ -479,7 +479,7 @@ _NOT_A_NAME = re.compile(
 _DEVICE_KINDS = "GPU|CPU|NPU|TPU|Processor|Accelerator"
 _HARDWARE_PRODUCT = re.compile(
     r"\b(?:Intel|AMD|NVIDIA|Nvidia|Apple|Arm|Qualcomm|Google|AWS|Samsung)[®™]?"
-    r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}[ \t]+"
+    r"(?:[ \t]+[A-Z0-9][\w®™+-]*){1,4}(?:[ \t]+(?:mobile|desktop))?[ \t]+"
     rf"(?P<device>{_DEVICE_KINDS}|Graphics|processor)s?"
     r"(?:[ \t]+(?:Max[ \t]+)?Series)?\b(?![ \t]+[A-Z][a-z])")
 # Phones and headsets by their model: "iPhone 15 Pro Max", "Samsung Galaxy S22, S23, and S24"
@@ -761,10 +761,11 @@ class EntityFinder:
         for m in _INSTANCE_TYPE.finditer(text):
             name = m.group("type") or f"Amazon EC2 {m.group('family')}"
             yield self._candidate(doc, m, "cloud_instance", "Hardware", name)
-        for m in _CODENAME.finditer(text):  # "(Codename Meteor Lake)": a device's name
+        for m in CODE_NAME.finditer(text):  # "(Codename Meteor Lake)": a device's name
             yield self._known(doc, m, "codename", "Hardware", m.group("name"), "name")
         for m in _HARDWARE_PRODUCT.finditer(text):
-            name = re.sub(r"[®™]", "", m.group(0))
+            # "Intel Core Ultra mobile processor": a form of the family, which it names
+            name = re.sub(r"[®™]|[ \t]+(?:mobile|desktop)\b", "", m.group(0))
             name = re.sub(rf"\b({m.group('device')})s\b", r"\1", " ".join(name.split()))
             name = name.removesuffix(" processor")  # "Intel Core Ultra processors": the family
             yield self._candidate(doc, m, "vendor_product", "Hardware", self._product_model(name)

@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Span
 
 from ptkg.extractors import stability
 from ptkg.extractors.document import LEAD_LEVEL
-from ptkg.extractors.entities import ALIAS_MEMBER, TOOLKITS
+from ptkg.extractors.entities import ALIAS_MEMBER, CODE_NAME, TOOLKITS
 from ptkg.extractors.relations import BASE_LABELS, PAST_LEAD
 from ptkg.extractors.rules import CODE_RULES
 from ptkg.extractors.sections import (
@@ -91,6 +91,7 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     facts.extend(_library_post_code(spans, topic, facts, post.text))
     facts.extend(_named_for_base(doc, spans, facts))
     facts.extend(_devices_in_names(doc, spans))
+    facts.extend(_code_names(doc, spans))
     announced = sorted({f.target for f in facts
                         if f.type == "ANNOUNCES" and _library_kind(f.target, kinds) == "domain"})
     only_core = _only_release(CORE_LIBRARY, by_line)
@@ -1950,6 +1951,30 @@ def _devices_in_names(doc: Doc, spans: list[Span]) -> list[Fact]:
                        feature.sent)
             for device in doc.spans.get("ptkg_inner", [])
             for feature in holding(device) if not _toolkit_concept(feature, device)]
+
+
+def _code_names(doc: Doc, spans: list[Span]) -> list[Fact]:
+    """A code name in parentheses is a generation or product of the hardware it follows, the
+    family: "Intel Core Ultra processor family with Intel Graphics (Codename Meteor Lake)",
+    "3rd Gen Intel Xeon Scalable processor (codenamed Cooper Lake)". Not when a figure stands
+    between ("Xeon Platinum 8380H CPU @ 2.90GHz (codenamed Cooper Lake)": that product is one
+    of the code name's)."""
+    text = _text(doc)
+    hardware = [s for s in spans if s.label_ == "Hardware"]
+    starts = [s.start_char for s in hardware]
+    facts = []
+    for m in CODE_NAME.finditer(text):
+        at = bisect.bisect_left(starts, m.start("name"))
+        if 0 < at < len(hardware) and hardware[at].start_char == m.start("name") and (
+                family := hardware[at - 1]).sent == hardware[at].sent \
+                and _ONLY_WORDS.fullmatch(text, family.end_char, m.start()):
+            facts.append(_code_fact("variant_of.code_name", _entity(hardware[at]),
+                                    _entity(family), family.sent))
+    return facts
+
+
+#: Words only, between a family's name and its code name ("family with Intel® Graphics").
+_ONLY_WORDS = re.compile(r"(?:[^\W\d_]|[\s®™])*")
 
 
 def _toolkit_concept(feature: Span, device: Span) -> bool:

@@ -246,6 +246,9 @@ CODE_RULES: dict[str, CodeRule] = {rule.id: rule for rule in (
     CodeRule("supports.named_in_feature", "SUPPORTS",
              "hardware or a platform the name of a feature or library names: 'Android GPU "
              "backend', 'DuaLip-GPU'"),
+    CodeRule("variant_of.code_name", "VARIANT_OF",
+             "a code name in parentheses after hardware: 'Intel Core Ultra processor family "
+             "(Codename Meteor Lake)' is a generation of the Intel Core Ultra"),
     CodeRule("released_with.core_release_post", "RELEASED_WITH",
              "library releases named in a post about a core release"),
     CodeRule("part_of.named_after_library", "PART_OF",

@@ -97,8 +97,8 @@ RELATION_TYPES: dict[str, RelationType] = {t.name: t for t in (
     _type("ANNOUNCES", "Post", "Release"),
     _type("HAS_RELEASE", "Library", "Release", extracted=False),
     _type("PRECEDES", "Release", "Release", extracted=False),
-    _type("VARIANT_OF", "Hardware Feature Model", "Hardware Feature Model", extracted=False,
-          color="#8c6d31"),
+    _type("VARIANT_OF", "Hardware Feature Model", "Hardware Feature Model", color="#8c6d31",
+          contract=False),  # made from names (``why``), or read: "X (codename Y)"
     _type("SAME_AS", "Feature Library", "Library Model Hardware", extracted=False,
           color="#01665e"),
     _type("INTRODUCES", "Release", "Feature", color="#9e9e9e"),

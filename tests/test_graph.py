@@ -151,6 +151,19 @@ def test_build_graph_links_a_hardware_product_to_its_family():
     assert {"MI300X", "H100"} <= set(nodes_of(graph, "Hardware"))  # a variant is its own node
 
 
+def test_build_graph_keeps_a_read_variant_with_its_sentence():
+    """A variant read from a code name ("(Codename Meteor Lake)") keeps its provenance, as
+    every extracted relationship does; one made from names says why."""
+    read = fact("VARIANT_OF", Entity("Hardware", "Meteor Lake"),
+                Entity("Hardware", "Intel Core Ultra"))
+    graph = build_graph([post_facts("p", [mention("Hardware", "H100"),
+                                          mention("Hardware", "Hopper")], [read])])
+    edges = {(u, v): d for u, v, k, d in graph.edges(keys=True, data=True) if k == "VARIANT_OF"}
+    assert edges[node_id("Hardware", "Meteor Lake"), node_id("Hardware", "Intel Core Ultra")][
+        "evidence"] == ["A sentence."]
+    assert "why" in edges[node_id("Hardware", "H100"), node_id("Hardware", "Hopper")]
+
+
 @pytest.mark.parametrize(("label", "names", "variants"), [
     ("Feature", ["FSDP", "FSDP2", "FlashAttention", "FlashAttention-3", "torch.float",
                  "torch.float16"], {("FSDP2", "FSDP"), ("FlashAttention-3", "FlashAttention")}),

@@ -90,7 +90,7 @@ def test_handmade_edges_keep_the_contract(handmade_graph):
         source, target = handmade_graph.nodes[start]["label"], handmade_graph.nodes[end]["label"]
         assert data["type"] == key
         assert rel_type.fits(source, target), (start, key, end)
-        if rel_type.extracted:
+        if rel_type.extracted and "why" not in data:  # VARIANT_OF read, not made from names
             count = data["count"]
             assert count >= 1
             assert len(data["sources"]) == len(data["evidence"]) == len(data["offsets"]) == count

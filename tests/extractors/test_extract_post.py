@@ -10,15 +10,21 @@ import pytest
 
 from ptkg.extractors.pipeline import run_extraction
 from ptkg.graph import build_graph
-from ptkg.records import Entity, Post
+from ptkg.records import Entity, Post, PostFacts
 
 BLOG = "https://pytorch.org/blog/"
 
 
+def extracted(text: str, title: str, model: str = "en_core_web_sm") -> PostFacts:
+    """What ptkg reads from one post."""
+    [result] = run_extraction([Post(BLOG + "p/", text, title)], model=model, jobs=1)
+    return result
+
+
 def facts_of(text: str, title: str = "New library releases", model: str = "blank") -> set[tuple]:
     """(type, source, target, stability) read from one post."""
-    [result] = run_extraction([Post(BLOG + "p/", text, title)], model=model, jobs=1)
-    return {(f.type, f.source.name, f.target.name, f.stability) for f in result.facts}
+    return {(f.type, f.source.name, f.target.name, f.stability)
+            for f in extracted(text, title, model).facts}
 
 
 def triples_of(text: str, title: str = "New library releases",
@@ -269,8 +275,7 @@ def test_a_level_an_earlier_release_gave_and_one_kept_are_introduced_at_it():
             "`torchvision.transforms.v2` with native support for tasks like segmentation. "
             "We're keeping the `torchvision.transforms.v2` and `torchvision.tv_tensors` "
             "namespaces as BETA until 0.17 out of precaution.\n")
-    [result] = run_extraction([Post(BLOG + "p/", text, "New library updates in PyTorch 2.1")],
-                              model="en_core_web_sm", jobs=1)
+    result = extracted(text, "New library updates in PyTorch 2.1")
     introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
                   if f.type == "INTRODUCES"}
     assert introduced == {("torchvision 0.15", "torchvision.transforms.v2", "Beta"),
@@ -1253,6 +1258,19 @@ def test_a_title_that_says_a_release_gains_a_devices_support_names_the_feature(t
              if f.rule in ("introduces.title_support", "supports.named_in_feature")}
     assert found == {("INTRODUCES", release, "Intel GPU support", title),
                      ("SUPPORTS", "Intel GPU support", "Intel GPU", title)}
+
+
+def test_a_code_name_in_parentheses_is_a_variant_of_the_hardware_before_it():
+    """The Intel posts: a code name after a family names a generation of it; not after a
+    product with its clock between ("8380H CPU @ 2.90GHz": a product of Cooper Lake)."""
+    text = ("Try Intel® Arc™ Graphics family (Codename DG2), Intel® Core™ Ultra processor family "
+            "with Intel® Graphics (Codename Meteor Lake), and Intel® Core™ Ultra mobile processor "
+            "family with Intel® Graphics (Codename Lunar Lake).\n\n"
+            "We used an Intel® Xeon® Platinum 8380H CPU @ 2.90GHz (codenamed Cooper Lake).\n")
+    variants = {t for t in triples_of(text, "A post", "en_core_web_sm") if t[0] == "VARIANT_OF"}
+    assert variants == {("VARIANT_OF", "DG2", "Intel Arc Graphics"),
+                        ("VARIANT_OF", "Meteor Lake", "Intel Core Ultra"),
+                        ("VARIANT_OF", "Lunar Lake", "Intel Core Ultra")}
 
 
 def test_a_library_whose_name_names_a_device_supports_it():

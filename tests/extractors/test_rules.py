@@ -24,7 +24,7 @@ def write_rules(tmp_path, *records: dict) -> str:
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"prefer_subjct": True}, "unknown key 'prefer_subjct'"),
-    ({"label": "VARIANT_OF"}, "'VARIANT_OF' is not a relationship type ptkg reads"),
+    ({"label": "PRECEDES"}, "'PRECEDES' is not a relationship type ptkg reads"),
     ({"target": ["Organization"]}, "SUPPORTS cannot have a target labelled 'Organization'"),
     ({"source": ["Post"]}, "SUPPORTS cannot have a source labelled 'Post'"),
     ({"targets": "anywhere"}, "targets 'anywhere' is not one of after, next"),
@@ -37,7 +37,7 @@ def write_rules(tmp_path, *records: dict) -> str:
 ], ids=["unknown-key", "unknown-type", "wrong-target", "wrong-source", "targets", "choose",
         "implied", "max-gap", "twins", "token-pattern", "empty-pattern"])
 def test_read_rules_bad_line_names_file_and_line(tmp_path, change, message):
-    """Issue 9: a rule with label VARIANT_OF (derived, never read) or a misspelled flag fails
+    """Issue 9: a rule with label PRECEDES (derived, never read) or a misspelled flag fails
     when it is read, naming the file and line, instead of loading silently."""
     path = write_rules(tmp_path, GOOD, {**GOOD, "id": "supports.y", **change})
     with pytest.raises(PatternError, match=f"^{re.escape(path)}:2: .*{re.escape(message)}"):
