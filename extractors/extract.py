@@ -34,7 +34,7 @@ from ptkg.extractors.sections import (
     section_contexts,
 )
 from ptkg.extractors.text import Line, unmasked_span
-from ptkg.names import DOTTED_API, name_key, version_key
+from ptkg.names import DOTTED_API, LINKING_WORDS, name_key, version_key
 from ptkg.records import Entity, Fact, Mention, Post, PostFacts
 from ptkg.schema import ANY_DEVICE, CORE_LIBRARY, DEVICE_LABELS, ENDINGS, RELATION_TYPES
 
@@ -108,6 +108,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
         + _headings_of_apis(doc, lines, by_line, result.facts))
     for link in _summary_links(doc, lines, post.text, result.facts):
         _name_by_summary_link(result, link)
+    for heading, feature in _feature_headings(lines, result.facts):
+        _name_short_forms(result, _section_of(heading, lines, post.markup), feature)
     return result
 
 
@@ -191,6 +193,51 @@ def _name_by_summary_link(result: PostFacts, link: _SummaryLink) -> None:
         feature = named
     result.mentions = sorted([m for m in result.mentions if m not in inside]
                              + [Mention(feature, link.label, link.start, link.end)])
+
+
+def _feature_headings(lines: list[Line], facts: list[Fact]) -> list[tuple[Line, Entity]]:
+    """The headings that name a feature, each with the feature."""
+    starts = [line.start for line in lines]
+    found = {}
+    for fact in facts:
+        if fact.rule in _HEADING_RULES and fact.start >= 0:
+            line = lines[bisect.bisect_right(starts, fact.start) - 1]
+            if line.kind == "heading":
+                found[line] = fact.source if fact.type == "PART_OF" else fact.target
+    return sorted(found.items(), key=lambda item: item[0].start)
+
+
+def _section_of(heading: Line, lines: list[Line], markup: str) -> tuple[int, int]:
+    """The section a heading opens, the heading in it: it ends at the next heading as high,
+    or at any heading in flattened text, which lost the levels."""
+    after = [line for line in lines if line.start > heading.start]
+    end = next((line.start for line in after
+                if _ends_section(line, heading.level, markup, True)), None)
+    return heading.start, end if end is not None else (after[-1].end if after else heading.end)
+
+
+def _name_short_forms(result: PostFacts, section: tuple[int, int], feature: Entity) -> None:
+    """A feature heading's last words, named again in its section, are the heading's feature
+    there: "Caching allocator" under "[Beta] PyTorch Mobile Caching allocator for performance
+    improvements". Not the last thing of a name that links several ("ProcessGroup support in
+    custom ops", "... Redesign and Input Dist Fusion"). The short form is this section's only:
+    no alias resolution reads elsewhere (2.12's "PyTorch's caching allocator" is CUDA's), so
+    its mentions are ``local``."""
+    words = feature.name.lower().split()
+    short = {m.entity for m in result.mentions
+             if m.entity.label == "Feature" and m.entity != feature
+             and section[0] <= m.start < section[1]
+             and 2 <= len(key := m.surface.lower().split()) < len(words)
+             and words[-len(key):] == key and not LINKING_WORDS & set(words[:-len(key)])}
+    if not short:
+        return
+    start, end = section
+    result.mentions = sorted(replace(m, entity=feature, local=True)
+                             if m.entity in short and start <= m.start < end else m
+                             for m in result.mentions)
+    result.facts = sorted({replace(f, source=feature if f.source in short else f.source,
+                                   target=feature if f.target in short else f.target)
+                           if start <= f.start < end else f for f in result.facts})
 
 
 def _headings_of_apis(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],

@@ -86,7 +86,8 @@ def _add_post(graph: nx.MultiDiGraph, result: PostFacts, resolver: Resolver) -> 
             continue
         counts[entity] += 1
         node = _add_entity(graph, entity, mention.entity, resolver)
-        graph.nodes[node]["_aliases"].add(mention.surface)
+        if not mention.local:
+            graph.nodes[node]["_aliases"].add(mention.surface)
         if mention.kind and entity.label == "Hardware":
             graph.nodes[node]["kind"] = mention.kind
     for fact in result.facts:

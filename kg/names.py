@@ -359,8 +359,9 @@ def one_letter_typo_in_api(a: str, b: str) -> bool:
     return i > 0 and not plural and longer[i].isalpha() and longer[:i] + longer[i + 1:] == shorter
 
 
-#: Words that do not tell two feature names apart when the others are the same, in any order.
-_LINKING_WORDS = frozenset({"support", "for", "on", "in", "of", "the", "a", "an", "with", "to",
+#: The words that link a name's things ("Windows support for Distributed Training"): they do
+#: not tell two feature names apart when the others are the same, in any order.
+LINKING_WORDS = frozenset({"support", "for", "on", "in", "of", "the", "a", "an", "with", "to",
                             "and", "now", "new"})
 
 
@@ -378,6 +379,6 @@ def content_words(name: str) -> frozenset[str] | None:
     True
     """
     words = {singular(w) or w for w in re.findall(r"[\w./+-]+", name.casefold())}
-    words -= _LINKING_WORDS
+    words -= LINKING_WORDS
     return frozenset(words) if len(words) >= 3 else None
 

@@ -105,6 +105,7 @@ class Mention:
     start: int
     end: int
     kind: str | None = None  # Hardware kind
+    local: bool = False  # a short form the post gives the entity in one section: no alias
 
 
 @dataclass(frozen=True, order=True)

@@ -847,7 +847,8 @@ class Resolver:
         for result in results:
             counts.update(m.entity for m in result.mentions)
             for mention in result.mentions:
-                surfaces[mention.entity].add(mention.surface)
+                if not mention.local:  # "caching allocator" under "... Caching allocator"
+                    surfaces[mention.entity].add(mention.surface)
             for fact in result.facts:
                 counts.update(e for e in (fact.source, fact.target) if e.label != "Post")
                 roles[fact.source].add((fact.type, "source", fact.target.label))

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import stat
+from dataclasses import replace
 
 import networkx as nx
 import pytest
@@ -149,6 +150,21 @@ def test_build_graph_links_a_hardware_product_to_its_family():
                                              ("Ethos-U55", "Ethos-U"), ("TPU v4", "TPU"),
                                              ("Graviton3", "Graviton")}
     assert {"MI300X", "H100"} <= set(nodes_of(graph, "Hardware"))  # a variant is its own node
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_build_graph_reads_a_local_short_form_as_no_alias(local):
+    """A short form a post gives a feature in its section only ("caching allocator" under
+    "PyTorch Mobile Caching allocator") merges no other post's same words into the feature,
+    nor becomes its alias; read as a name of it everywhere, it would."""
+    short = replace(mention("Feature", "PyTorch Mobile Caching allocator", "caching allocator"),
+                    local=local)
+    graph = build_graph([post_facts("a", [short]),
+                         post_facts("b", [mention("Feature", "caching allocator")])])
+    features = nodes_of(graph, "Feature")
+    assert len(features) == (2 if local else 1)  # read as a name everywhere: one node
+    assert "caching allocator" not in features.get("PyTorch Mobile Caching allocator", {}).get(
+        "aliases", [])
 
 
 def test_build_graph_keeps_a_read_variant_with_its_sentence():

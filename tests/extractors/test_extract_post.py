@@ -1260,6 +1260,25 @@ def test_a_title_that_says_a_release_gains_a_devices_support_names_the_feature(t
                      ("SUPPORTS", "Intel GPU support", "Intel GPU", title)}
 
 
+def test_a_headings_last_words_in_its_section_are_its_feature_there_only():
+    """The 1.7 post: "caching allocator" under "[Beta] PyTorch Mobile Caching allocator ..." is
+    that feature, a short form no other post's "caching allocator" resolves into (local); not
+    the last thing of a heading that links two ("ProcessGroup support in custom ops")."""
+    text = ("# Mobile\n\n## [Beta] PyTorch Mobile Caching allocator for performance improvements\n"
+            "PyTorch 1.7 provides a simple caching allocator for CPU.\n\n"
+            "## [Beta] ProcessGroup support in custom ops\n"
+            "Custom ops can now take a ProcessGroup.\n\n"
+            "## Other news\nThe caching allocator of CUDA is not this one.\n")
+    result = extracted(text, "PyTorch 1.7 released")
+    named = {(m.surface.lower(), m.entity.name, m.local) for m in result.mentions
+             if m.surface.lower() in ("caching allocator", "custom ops")}
+    assert named == {("caching allocator", "PyTorch Mobile Caching allocator", True),
+                     ("caching allocator", "caching allocator", False),
+                     ("custom ops", "custom ops", False)}
+    assert ("SUPPORTS", "PyTorch Mobile Caching allocator", "CPU") in {
+        (f.type, f.source.name, f.target.name) for f in result.facts}
+
+
 def test_a_code_name_in_parentheses_is_a_variant_of_the_hardware_before_it():
     """The Intel posts: a code name after a family names a generation of it; not after a
     product with its clock between ("8380H CPU @ 2.90GHz": a product of Cooper Lake)."""
