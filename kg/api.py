@@ -225,7 +225,8 @@ class Graph:
                  columns: list[str], rows: list[list[object]]) -> list[list[dict]]:
         """For each row: the sentences and posts of the relationships (other than MENTIONS)
         between the entities the row names and the entities the query's parameters name."""
-        return row_evidence(self.graph(), _param_nodes(self.graph(), query, params), rows)
+        return row_evidence(self.graph(), _param_nodes(self.graph(), query, params), rows,
+                            read=query.relationships if query is not None else frozenset())
 
     # ------------------------------------------------------------------ views
 
@@ -390,10 +391,13 @@ def _param_nodes(graph: nx.MultiDiGraph, query: NamedQuery | None,
 
 def row_evidence(graph: nx.MultiDiGraph, anchors: Sequence[str],
                  rows: Sequence[Sequence[object]],
-                 limit: int | None = EVIDENCE_PER_ROW) -> list[list[dict]]:
+                 limit: int | None = EVIDENCE_PER_ROW,
+                 read: frozenset[str] = frozenset()) -> list[list[dict]]:
     """For each row, the evidence of the relationships between the entities it names (a value
     that is a node's canonical name) and ``anchors``, or among the row's entities: ``[{"relation",
-    "source", "target", "stability", "sentence", "url"}]``, at most ``limit`` per row."""
+    "source", "target", "stability", "sentence", "url"}]``, at most ``limit`` per row. When
+    the row has relationships of the types the query ``read``, those only: a stability row's
+    INTRODUCES, not the feature's PART_OF."""
     from .explore import name_index
 
     index = name_index(graph)
@@ -422,7 +426,12 @@ def row_evidence(graph: nx.MultiDiGraph, anchors: Sequence[str],
                             "stability": data.get("stability"),
                             "sentence": sentence, "url": url}))
         entries.sort(key=lambda item: item[0])
-        items = [entry for _, entry in entries]
+        unique: dict[tuple, dict] = {}
+        for _, entry in entries:  # a sentence that states the fact twice, shown once
+            unique.setdefault(tuple(entry.values()), entry)
+        items = list(unique.values())
+        if any(entry["relation"] in read for entry in items):
+            items = [entry for entry in items if entry["relation"] in read]
         found.append(items[:limit] if limit is not None else items)
     return found
 

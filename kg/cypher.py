@@ -218,6 +218,21 @@ def orders_rows(query: str) -> bool:
     return re.search(r"\bORDER\s+BY\b", tail, re.IGNORECASE) is not None
 
 
+def relationship_types(query: str) -> frozenset[str]:
+    """The relationship types the query's patterns name (strings and comments ignored).
+
+    Examples
+    --------
+    >>> sorted(relationship_types('MATCH (r)-[i:INTRODUCES]->(f)-[:BASED_ON|PART_OF*0..1]->(g)'))
+    ['BASED_ON', 'INTRODUCES', 'PART_OF']
+    """
+    text = _SCANNER.sub(" ", query)
+    return frozenset(name for types in _TYPED_RELATIONSHIP.findall(text)
+                     for name in re.findall(r"\w+", types))
+
+
+#: A relationship pattern's types: ``[i:INTRODUCES]``, ``[:VARIANT_OF|SAME_AS*0..1]``.
+_TYPED_RELATIONSHIP = re.compile(r"\[\s*\w*\s*:\s*(\w+(?:\s*\|\s*:?\s*\w+)*)")
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 def quote_name(name: str) -> str:

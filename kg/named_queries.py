@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cypher import orders_rows, parameter_names
+from .cypher import orders_rows, parameter_names, relationship_types
 from .errors import PtkgError, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -187,6 +187,11 @@ class NamedQuery:
     def ordered(self) -> bool:
         """Whether the final RETURN has an ORDER BY, so the row order is part of the answer."""
         return orders_rows(self.text)
+
+    @property
+    def relationships(self) -> frozenset[str]:
+        """The relationship types the query reads (``INTRODUCES`` for feature-stability)."""
+        return relationship_types(self.text)
 
     @property
     def example_params(self) -> dict[str, object]:

@@ -12,9 +12,12 @@ import sys
 import pytest
 
 import ptkg
-from ptkg.api import Answer, Graph, Result, check_read_only
+from ptkg.api import Answer, Graph, Result, check_read_only, row_evidence
 from ptkg.errors import QueryError
 from ptkg.explore import NotFoundError
+from ptkg.graph import build_graph
+from ptkg.named_queries import get_query
+from ptkg.records import Entity, Fact, PostFacts
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +63,25 @@ def test_issue13_run_carries_evidence_per_row(g):
     support = g.run("hardware-support", hardware="MPS")
     assert support.evidence[0][0]["relation"] == "SUPPORTS"
     assert support.evidence[0][0]["url"].startswith("https://pytorch.org/blog/")
+
+
+def test_row_evidence_is_what_the_query_reads_each_sentence_once():
+    """A stability row shows the INTRODUCES that states it, not the feature's PART_OF, when
+    the query reads INTRODUCES; a sentence read twice is shown once."""
+    post = "https://pytorch.org/blog/pytorch-2.0-release/"
+    release, feature = Entity("Release", "PyTorch 2.0"), Entity("Feature", "torch.compile")
+    facts = [Fact("INTRODUCES", release, feature, "test.rule", 0, 20, "[Beta] torch.compile",
+                  "Beta"),
+             Fact("PART_OF", feature, Entity("Library", "PyTorch"), "test.rule", 30, 60,
+                  "PyTorch's torch.compile is fast."),
+             Fact("PART_OF", feature, Entity("Library", "PyTorch"), "test.rule", 30, 60,
+                  "PyTorch's torch.compile is fast.")]
+    graph = build_graph([PostFacts(post, "PyTorch 2.0", None, None, [], facts)])
+    row = [["PyTorch", "PyTorch 2.0", "torch.compile", "Beta"]]
+    [read] = row_evidence(graph, [], row, read=get_query("feature-stability").relationships)
+    assert [e["relation"] for e in read] == ["INTRODUCES"]
+    [every] = row_evidence(graph, [], row)
+    assert sorted(e["relation"] for e in every) == ["INTRODUCES", "PART_OF"]
 
 
 def test_issue13_run_result_to_dict_is_json(g):
