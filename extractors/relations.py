@@ -633,15 +633,32 @@ def _joined_into_a_noun(name: Span) -> bool:
     return i < len(doc) and doc[i].is_alpha and doc[i].is_lower and not doc[i].is_stop
 
 
+def _side_by_side(left: Span, right: Span, between: str) -> bool:
+    """Whether two names both modify one noun after them, neither the other: "rocSHMEM
+    symmetric memory collectives" are symmetric memory's collectives on rocSHMEM. Not when
+    the noun is a kind of software, which both name ("PyTorch tensor parallelism APIs"), nor
+    when the first names the second's owner ("TorchRec DistributedModuleParallel behavior",
+    "NumPy's np.fft module"). Needs the parse."""
+    head = left.root.head
+    return left.root.dep_ in ("amod", "compound", "nmod") and head.i >= right.end \
+        and right.root.head.i == head.i and not between.lstrip().startswith(("'s", "’s")) \
+        and not _software_kind(head)
+
+
 def _modifies_a_noun(name: Span, covered: set[int]) -> bool:
     """Whether a name only modifies a common noun that is no kind of software: "kernel fusion
     benefits", "the DataPipes pipeline" (not "the FSDP implementation"). Needs the parse."""
     head = name.root
     while head.dep_ == "compound" and head.head.i != head.i:  # "X label_smoothing parameter"
         head = head.head
-    kinds = _SOFTWARE_KINDS | _CODE_NOUNS
     return head.i not in range(name.start, name.end) and head.i not in covered \
-        and head.lower_ not in kinds and head.lower_.removesuffix("s") not in kinds
+        and not _software_kind(head)
+
+
+def _software_kind(noun: Token) -> bool:
+    """Whether a noun is a kind of software or code: "API", "kernels", "class"."""
+    kinds = _SOFTWARE_KINDS | _CODE_NOUNS
+    return noun.lower_ in kinds or noun.lower_.removesuffix("s") in kinds
 
 
 #: Nouns for what code a name is or has, and who works on it: "PyTorch's AveragedModel class",
@@ -1218,8 +1235,9 @@ def _compounds(doc: Doc, entities: list[Span], index: _DocIndex) -> Iterator[Rel
         if not _owner_of(left, right):
             continue
         if left.label_ == "Library" and right.label_ == "Feature" and not _modifies_a_noun(
-                right, index.covered(index.sentence(right))):  # "Triton kernel fusion
-            # benefits" are benefits: the words name no part of Triton
+                right, index.covered(index.sentence(right))) and not _side_by_side(
+                left, right, between):  # "Triton kernel fusion benefits" are benefits:
+            # the words name no part of Triton
             yield Relation("PART_OF", right, left, CODE_RULES["part_of.compound"].id,
                            index.sentence(left))
         elif left.label_ == "Organization" and right.label_ in ("Library", "Feature") and \

@@ -184,6 +184,23 @@ def test_a_name_that_modifies_a_noun_is_no_part(english_nlp):
                      "docs/stable/nn.html) label_smoothing parameter and that increases accuracy.")
 
 
+@pytest.mark.parametrize(("text", "part"), [
+    ("* ROCm users gain expandable memory segments, rocSHMEM symmetric memory collectives, and "
+     "FlexAttention pipelining", None),
+    ("Embedding sharding follows similar behavior to the prior TorchRec "
+     "DistributedModuleParallel behavior, except the ShardedModules have been made composable.",
+     ("PART_OF", "DistributedModelParallel", "TorchRec")),
+    ("We rely on PyTorch tensor parallelism APIs for parallelization.",
+     ("PART_OF", "Tensor Parallelism", "PyTorch")),
+], ids=["side-by-side", "owner-before-the-part", "both-name-apis"])
+def test_a_library_and_a_feature_side_by_side_before_a_noun_are_no_whole_and_part(
+        english_nlp, text, part):
+    """The 2.12 post: rocSHMEM and symmetric memory both modify "collectives", on rocSHMEM;
+    a library that modifies the feature owns it, as one whose noun is an API does."""
+    found = {r for r in relations_found(english_nlp, text) if r[0] == "PART_OF"}
+    assert found == ({part} if part else set())
+
+
 def test_what_runs_is_the_subject_not_a_name_of_its_object_list(english_nlp):
     """The torchaudio 0.10 post: the loss runs on CPU and CUDA, not TorchScript, which it
     supports; "TorchAudio's loss function" runs where torchaudio does."""

@@ -74,10 +74,12 @@ def test_issue12_accelerator_codes(blank_nlp, text, expected):
      {("Hardware", "Intel Core Ultra")}),
     ("Measured on an Intel® Xeon® Platinum 8380H CPU @ 2.90GHz.",
      {("Hardware", "Intel Xeon Platinum 8380H")}),
+    ("and Intel® Core™ Ultra mobile processor family with Intel® Graphics.",
+     {("Hardware", "Intel Core Ultra")}),
 ], ids=["device-family-models", "reference-design", "generations", "cloud-instances",
         "codenames",
         "linux-distributions",
-        "vendor-processors", "vendor-model-number"])
+        "vendor-processors", "vendor-model-number", "vendor-form-factor"])
 def test_issue12_a_device_familys_models_and_code_names_are_hardware(blank_nlp, text, expected):
     """The ExecuTorch Ethos-U85 and Intel GPU support in 2.5 posts: a model number of a device
     family the alias pack names ("family": true) is a device of it, whichever number; a code
@@ -98,6 +100,13 @@ def test_issue12_features_typed_by_the_word_after_them(blank_nlp, text, expected
     names a backend, quoted or not."""
     assert found(blank_nlp, text) >= expected
     assert not {n for _, n in found(blank_nlp, "This feature and the Stable feature are new.")}
+
+
+def test_a_drivers_name_holds_no_device(blank_nlp):
+    """The 1.13 post: "NVIDIA Open GPU Kernel Modules" is the driver, no GPU it names."""
+    assert found(blank_nlp, "It allows support for C++17 in PyTorch and new NVIDIA Open GPU "
+                            "Kernel Modules.") == {("Library", "PyTorch"),
+                                                   ("Library", "NVIDIA Open GPU Kernel Modules")}
 
 
 @pytest.mark.parametrize("text", [
