@@ -332,6 +332,10 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("BASED_ON", "TorchRec", "PyTorch")),
     ("Heavily inspired by Google JAX, functorch is a library of function transforms.",
      ("BASED_ON", "functorch", "JAX")),
+    # the name that opens the main clause is its subject where the parser misses it (the
+    # ExecuTorch Ethos-U85 post: "ExecuTorch simplifies" read as a compound noun)
+    ("Originally developed by Meta, ExecuTorch simplifies running PyTorch models on edge and "
+     "on-device environments, including mobile phones.", ("DEVELOPED_BY", "ExecuTorch", "Meta")),
     ("The team has upstreamed torch.compile support for it into PyTorch/XLA.",
      ("PART_OF", "torch.compile", "PyTorch/XLA")),
     ("We present FlexAttention, a Triton kernel targeting NVIDIA Blackwell GPUs.",
@@ -423,7 +427,8 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     ("This led to new solvers, including systems like PDLP at Google and DuaLip at LinkedIn.",
      ("DEVELOPED_BY", "PDLP", "Google")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
-        "implementations-listed", "apposition", "adverb-opening", "into", "targeting",
+        "implementations-listed", "apposition", "adverb-opening", "parser-missed-opening-subject",
+        "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
         "modifier-of-the-trigger", "release-on-platform", "on-the-device", "next-to-a-link",
