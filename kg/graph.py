@@ -226,6 +226,12 @@ def _backend_twins(graph: nx.MultiDiGraph) -> Iterator[tuple[str, str, str]]:
 _BACKEND_NAME = re.compile(r"(?:PyTorch\s+)?(?P<backend>\S+)\s+[Bb]ackend")
 
 
+def read_from_posts(key: str, data: dict) -> bool:
+    """Whether an edge was read from posts and carries provenance: one of a type the
+    extractors read, but a VARIANT_OF made from names, which says ``why`` instead."""
+    return RELATION_TYPES[key].extracted and "why" not in data
+
+
 def same_things(graph: nx.MultiDiGraph, node: str) -> list[str]:
     """The nodes ``SAME_AS`` links ``node`` to, either way (a Feature's Library or Model, a
     Library's or Model's Feature), sorted."""

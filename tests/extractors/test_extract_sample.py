@@ -11,9 +11,8 @@ import networkx as nx
 import pytest
 
 from ptkg.evaluate import find_duplicates
-from ptkg.graph import node_id
+from ptkg.graph import node_id, read_from_posts
 from ptkg.names import version_key
-from ptkg.schema import EXTRACTED_TYPES
 
 PROVENANCE = ("sources", "evidence", "offsets", "rules", "count")
 DERIVED_TYPES = ("MENTIONS", "HAS_RELEASE", "PRECEDES")
@@ -46,7 +45,7 @@ def relations(graph: nx.MultiDiGraph) -> set[tuple[str, str, str, str | None]]:
 
 def extracted_edges(graph: nx.MultiDiGraph) -> list[tuple[str, str, str, dict]]:
     return [(u, v, key, data) for u, v, key, data in graph.edges(keys=True, data=True)
-            if key in EXTRACTED_TYPES]
+            if read_from_posts(key, data)]
 
 
 @pytest.mark.parametrize(("source", "type_", "target", "stability"), REQUIRED_FACTS,
