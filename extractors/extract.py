@@ -223,15 +223,14 @@ def _name_short_forms(result: PostFacts, section: tuple[int, int], feature: Enti
     custom ops", "... Redesign and Input Dist Fusion"). The short form is this section's only:
     no alias resolution reads elsewhere (2.12's "PyTorch's caching allocator" is CUDA's), so
     its mentions are ``local``."""
+    start, end = section
     words = feature.name.lower().split()
     short = {m.entity for m in result.mentions
-             if m.entity.label == "Feature" and m.entity != feature
-             and section[0] <= m.start < section[1]
+             if m.entity.label == "Feature" and m.entity != feature and start <= m.start < end
              and 2 <= len(key := m.surface.lower().split()) < len(words)
              and words[-len(key):] == key and not LINKING_WORDS & set(words[:-len(key)])}
     if not short:
         return
-    start, end = section
     result.mentions = sorted(replace(m, entity=feature, local=True)
                              if m.entity in short and start <= m.start < end else m
                              for m in result.mentions)

@@ -292,7 +292,7 @@ class RelationFinder:
             chosen = [e for e in chosen if e.end <= comma]
             rule = replace(rule, side="after")
             sources = [e for e in sources if e.start > comma]
-            opener = _opening_name(inside, rule, comma)
+            opener = _opening_name(trigger.doc, inside, rule, comma)
             if opener is not None and opener not in sources:
                 sources = [opener, *sources]
             if purpose and not sources and _first_subject(
@@ -719,13 +719,10 @@ def _opens_sentence(trigger: Span, sentence: Span) -> bool:
 _OPENING_WORDS = {"through", "in", "with", "thanks", "via", "by"}
 
 
-def _opening_name(inside: list[Span], rule: TriggerRule, comma: int) -> Span | None:
+def _opening_name(doc: Doc, inside: list[Span], rule: TriggerRule, comma: int) -> Span | None:
     """The name that opens the main clause after an opening phrase, its subject even where
     the parser misses it ("Originally developed by Meta, ExecuTorch simplifies ...", parsed
     as a compound of "simplifies"); not an owner ("..., PyTorch's X")."""
-    doc = inside[0].doc if inside else None
-    if doc is None:
-        return None
     at = next((t.i for t in doc[comma + 1:] if not (t.is_space or t.is_punct)), None)
     name = next((e for e in inside if e.start == at and e.label_ in rule.source_labels), None)
     if name is None or (name.end < len(doc) and doc[name.end].text in ("'s", "’s")):

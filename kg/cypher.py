@@ -233,6 +233,7 @@ def relationship_types(query: str) -> frozenset[str]:
 
 #: A relationship pattern's types: ``[i:INTRODUCES]``, ``[:VARIANT_OF|SAME_AS*0..1]``.
 _TYPED_RELATIONSHIP = re.compile(r"\[\s*\w*\s*:\s*(\w+(?:\s*\|\s*:?\s*\w+)*)")
+
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 def quote_name(name: str) -> str:
