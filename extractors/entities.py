@@ -596,7 +596,8 @@ class EntityFinder:
                                      + [(t, re.escape(t)) for t in _TOOLKITS])
         self._release = re.compile(  # a version, or a major that may open a list
             r"(?<![\w/@])(?P<library>" + libraries +
-            r")[®™]?(?:\s+(?:version|release)|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)
+            r")[®™]?(?:\s+(?:(?:starting|beginning)\s+(?:(?:in|with|from)\s+)?)?(?:version|release)"
+            r"|[ \t]*[><]=?)?\s+" + _VERSION_OR_MAJOR, re.I)  # "PyTorch starting in version 1.3"
         models = _alternatives(families[False], _inner_case_free)
         self._family = re.compile(  # "Claude Opus-4.8": a family's model, named by its own
             _START + rf"(?:(?P<outer>{models})[ \t]+(?=[A-Za-z]+[- ]?\d))?(?P<name>(?:{models})"
