@@ -336,6 +336,11 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # ExecuTorch Ethos-U85 post: "ExecuTorch simplifies" read as a compound noun)
     ("Originally developed by Meta, ExecuTorch simplifies running PyTorch models on edge and "
      "on-device environments, including mobile phones.", ("DEVELOPED_BY", "ExecuTorch", "Meta")),
+    # a library native to another is based on it (the 2024 year in review)
+    ("TorchTitan exhibited what an open source, PyTorch-native distributed training system "
+     "could look like.", ("BASED_ON", "torchtitan", "PyTorch")),
+    ("TorchAO is a PyTorch native quantization and sparsity library for both training and "
+     "inference.", ("BASED_ON", "TorchAO", "PyTorch")),
     ("The team has upstreamed torch.compile support for it into PyTorch/XLA.",
      ("PART_OF", "torch.compile", "PyTorch/XLA")),
     ("We present FlexAttention, a Triton kernel targeting NVIDIA Blackwell GPUs.",
@@ -428,6 +433,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("DEVELOPED_BY", "PDLP", "Google")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "parser-missed-opening-subject",
+        "native-to-hyphen", "native-to",
         "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
