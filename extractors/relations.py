@@ -263,7 +263,8 @@ class RelationFinder:
         covered = covered | set(range(trigger.start, trigger.end))  # "TorchAudio support to"
         semicolon = index.last(index.semicolons, sentence.start, trigger.start)
         sources = [e for e in inside if e.label_ in rule.source_labels
-                   and not _modifier(e, covered) and not _excepted(e)
+                   and (not _modifier(e, covered) or rule.label == "DEVELOPED_BY" and _team_of(e))
+                   and not _excepted(e)
                    and (semicolon is None or e.start > semicolon)]  # "X module; ... on GPUs"
         purpose = _purpose(trigger, sentence)
         if rule.max_gap is not None and not purpose:
@@ -810,9 +811,21 @@ def _instrument(name: Span) -> bool:
 
 def _is_subject(token: Token) -> bool:
     """Whether a name's head word is a subject, or names one in apposition: "Graph mode
-    (torch.compile) now has ..."."""
+    (torch.compile) now has ...", or names the team that is: "The ExecuTorch team released"."""
     return token.dep_ in ("nsubj", "nsubjpass") or (
-        token.dep_ == "appos" and token.head.dep_ in ("nsubj", "nsubjpass"))
+        token.dep_ in ("appos", "compound") and token.head.dep_ in ("nsubj", "nsubjpass")
+        and (token.dep_ == "appos" or token.head.lower_ in _TEAMS))
+
+
+def _team_of(name: Span) -> bool:
+    """Whether a library names the team that is its sentence's subject, who made what the
+    sentence says with others: "The ExecuTorch team released their alpha in collaboration with
+    partners from Arm" (not PyTorch's team: every core change would be PyTorch's)."""
+    return name.id_ != CORE_LIBRARY and name.root.dep_ == "compound" \
+        and name.root.head.lower_ in _TEAMS and name.root.head.dep_ in ("nsubj", "nsubjpass")
+
+
+_TEAMS = {"team", "teams"}
 
 
 def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:

@@ -201,6 +201,13 @@ def test_a_library_and_a_feature_side_by_side_before_a_noun_are_no_whole_and_par
     assert found == ({part} if part else set())
 
 
+def test_the_pytorch_team_is_no_source_of_what_it_made_with_others(english_nlp):
+    """PyTorch's own team works with everyone: every core change would be PyTorch's."""
+    assert not {r for r in relations_found(english_nlp, "The PyTorch team released it in "
+                                           "collaboration with partners from Intel.")
+                if r[0] == "DEVELOPED_BY" and r[1] is not None}
+
+
 def test_what_runs_is_the_subject_not_a_name_of_its_object_list(english_nlp):
     """The torchaudio 0.10 post: the loss runs on CPU and CUDA, not TorchScript, which it
     supports; "TorchAudio's loss function" runs where torchaudio does."""
@@ -336,6 +343,9 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
     # ExecuTorch Ethos-U85 post: "ExecuTorch simplifies" read as a compound noun)
     ("Originally developed by Meta, ExecuTorch simplifies running PyTorch models on edge and "
      "on-device environments, including mobile phones.", ("DEVELOPED_BY", "ExecuTorch", "Meta")),
+    # a library's team, the subject, made what it released with others (the 2024 year in review)
+    ("The ExecuTorch team released their alpha in collaboration with partners from Arm, Apple, "
+     "and Qualcomm.", ("DEVELOPED_BY", "ExecuTorch", "Apple")),
     # a library native to another is based on it (the 2024 year in review)
     ("TorchTitan exhibited what an open source, PyTorch-native distributed training system "
      "could look like.", ("BASED_ON", "torchtitan", "PyTorch")),
@@ -433,7 +443,7 @@ def test_relation_finder_reads_targets_listed(english_nlp, text, expected):
      ("DEVELOPED_BY", "PDLP", "Google")),
 ], ids=["leverages", "built-on-hardware", "teams-from", "try-it", "dependency",
         "implementations-listed", "apposition", "adverb-opening", "parser-missed-opening-subject",
-        "native-to-hyphen", "native-to",
+        "team-in-collaboration-with", "native-to-hyphen", "native-to",
         "into", "targeting",
         "can-target", "extension-of", "people-of-a-company-made",
         "people-of-a-company-wanted-to-make", "support-to", "on-device",
