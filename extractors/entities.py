@@ -161,6 +161,9 @@ _MORE_MAJORS = re.compile(_LIST_JOIN + r"(?P<version>\d{1,2}(?:\.\d{1,2}){0,2})(
 _BARE_LIST = re.compile(
     r"(?<![\w.])v?(?P<version>\d{1,2}\.\d{1,2})(?![\d.]\d)"
     r"(?=(?:[ \t]*,[ \t]*v?\d{1,2}\.\d{1,2})*[ \t]*,?[ \t]+(?:and|or)[ \t]+v?\d{1,2}\.\d)")
+#: A list of bare versions after "the", which "releases" may follow: "the 2.2, 2.3 and 2.5".
+_THE_BARE_LIST = re.compile(r"(?<=[Tt]he )" + _BARE_LIST.pattern)
+_RELEASES_AFTER = re.compile(r"[ \t]+releases\b")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
@@ -751,6 +754,15 @@ class EntityFinder:
                 yield self._candidate(doc, version, "release", "Release",
                                       f"{before[-1][2]} {_short_version(version.group('version'))}",
                                       "version")
+        for m in _THE_BARE_LIST.finditer(text):  # "the 2.2, 2.3, 2.4 and 2.5 releases":
+            versions = [m]  # PyTorch's, as "the 1.12 release" is
+            while more := _MORE_VERSIONS.match(text, versions[-1].end()):
+                versions.append(more)
+            if _RELEASES_AFTER.match(text, versions[-1].end()):
+                for version in versions:
+                    yield self._candidate(doc, version, "bare_release", "Release",
+                                          f"PyTorch {_short_version(version.group('version'))}",
+                                          "version")
 
     def _device_matches(self, doc: Doc, text: str) -> Iterator[Candidate]:
         for m in _DEVICE_CODE.finditer(text):

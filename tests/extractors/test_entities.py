@@ -134,12 +134,15 @@ def test_issue12_architecture_families_and_instruction_sets(blank_nlp, text, nam
     ("We deprecated CUDA 10.2 and 11.3.", "CUDA 10.2"),
     ("Support for Intel GPUs is now available in PyTorch® 2.5.", "PyTorch 2.5"),
     ("Quantization is available in PyTorch starting in version 1.3.", "PyTorch 1.3"),
+    ("This year featured 4 milestone releases for PyTorch in the 2.2, 2.3, 2.4 and 2.5 "
+     "releases.", "PyTorch 2.3"),
 ])
 def test_issue12_toolkit_versions_are_releases(blank_nlp, text, name):
     """A CUDA or ROCm version is a Release of that toolkit (tests/gold/GUIDELINES.md); a
     trademark sign between a name and its version changes nothing ("PyTorch® 2.5"), nor does
     the version the library starts at ("PyTorch starting in version 1.3", the 2020
-    introduction to quantization)."""
+    introduction to quantization); "the 2.2, 2.3, 2.4 and 2.5 releases" are PyTorch's, as "the
+    1.12 release" is (the 2024 year in review)."""
     assert ("Release", name) in found(blank_nlp, text)
 
 
