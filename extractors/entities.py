@@ -197,6 +197,11 @@ _TYPED_LIST = re.compile(
     r"\(?(?:like|such[ \t]+as|including|e\.g\.,?)[ \t]+"
     rf"(?P<items>{_OWNER}{_LIST_ITEM}(?:(?:,[ \t]*{_OWNER}{_LIST_ITEM})*,?[ \t]+(?:and|or)[ \t]+"
     rf"{_OWNER}{_LIST_ITEM})?)")
+# "Stanford, UC Berkeley, Caltech, and other universities": each name of the list is one.
+_LIST_OF_KIND = re.compile(
+    rf"(?<![\w.-])(?P<items>{_OWNER}{_LIST_ITEM}(?:[ \t]*,[ \t]*{_OWNER}{_LIST_ITEM})+)"
+    r"[ \t]*,?[ \t]+and[ \t]+other[ \t]+(?P<kind>universities|compan(?:y|ies)|organi[sz]ations"
+    r"|institutions|startups|librar(?:y|ies)|frameworks|packages|toolkits)\b")
 # "TorchAudio, ESPNet, Asteroid, and FastMRI": a list of three or more names, each maybe with
 # its other name ("Z.ai (Zhipu)", "Alibaba Cloud / Qwen") and its emphasis masked ("**MiniMax**,").
 _PEER = (rf"(?:{_LIST_ITEM}|\d[\w.-]*[A-Za-z])"
@@ -211,7 +216,8 @@ _LIST_LABELS = {"librar": "Library", "framew": "Library", "packag": "Library", "
                 "servic": "Platform", "compan": "Organization", "startu": "Organization",
                 "models": "Model", "model": "Model", "archit": "Model", "provid": "Platform",
                 "solver": "Library", "system": "Library", "accele": "Hardware",
-                "gpus": "Hardware"}
+                "gpus": "Hardware", "univer": "Organization", "organi": "Organization",
+                "instit": "Organization"}
 
 # "the ModelScope platform": a platform.
 _TYPED_PLATFORM = re.compile(_START + _NAME + r"[ \t]+(?:platform|hub|cloud)\b")
@@ -908,7 +914,7 @@ class EntityFinder:
                 continue  # "Baseline (Separate)": an unknown company needs "Contributed by ..."
             name = known[1] if known else org
             yield self._candidate(doc, m, "contributor_org", "Organization", name, "org")
-        for m in _TYPED_LIST.finditer(text):
+        for m in itertools.chain(_TYPED_LIST.finditer(text), _LIST_OF_KIND.finditer(text)):
             label = _LIST_LABELS.get(m.group("kind")[:6].lower()) or _LIST_LABELS["model"]
             for item in _OWNED_ITEM.finditer(m.group("items")):
                 name = item.group("name")

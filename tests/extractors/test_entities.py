@@ -494,6 +494,14 @@ def test_issue12_libraries_listed_after_such_as(blank_nlp):
     assert "ATOM" not in {name for _, name in found(blank_nlp, text)}
 
 
+def test_names_listed_before_and_other_kind_are_of_that_kind(blank_nlp):
+    """The 2019 dev tools post: "Stanford, UC Berkeley, Caltech, and other universities"."""
+    text = "Stanford, UC Berkeley, Caltech, and other universities are using PyTorch."
+    assert found(blank_nlp, text) >= {("Organization", "Stanford"),
+                                      ("Organization", "UC Berkeley"),
+                                      ("Organization", "Caltech")}
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("connecting to cloud providers (such as Google Drive or AWS S3), the DataPipes",
      {("Platform", "Google Drive"), ("Platform", "AWS S3")}),
