@@ -85,7 +85,8 @@ def extract_post(post: Post, doc: Doc, lines: list[Line], title_doc: Doc | None,
     topic = _topic_library(subject, outline, title_doc)
     facts.extend(_section_facts(doc, lines, by_line, subject, sections, outline._replace(
         titled=titled, features_of=_features_announced(doc, lines, by_line, subject, outline),
-        topic=topic)))
+        topic=topic, release_features=_FEATURES_OF_RELEASE.search(post.title or "") is not None
+        and subject is not None)))
     facts.extend(_released_with(spans, subject, kinds))
     facts.extend(_named_after_library(spans, library_names))
     facts.extend(_library_post_code(spans, topic, facts, post.text))
@@ -388,6 +389,7 @@ class Outline(NamedTuple):
     titled: Entity | None = None  # the core release the title names: "PyTorch 1.13 release"
     features_of: Entity | None = None  # whose features a post of no release announces
     topic: Entity | None = None  # the library a post of no release is about: "... with TokenSpeed"
+    release_features: bool = False  # its title is about a release's features: each heading one
 
 
 def _outline(doc: Doc, lines: list[Line],
@@ -721,6 +723,9 @@ def _lists_features(context: Context, unmarked: bool, line: Line, text: str,
     return context.word is not None or (context.changes and leads_prose)
 
 
+#: A title about a release's features, whose headings each name one: "Unlocking the Latest
+#: Features in PyTorch 2.6 for Intel Platforms".
+_FEATURES_OF_RELEASE = re.compile(r"\b(?:new|latest)\s+features\s+(?:in|of)\s", re.I)
 #: The first PyTorch release of the API-Unstable/API-Stable classification (schema.md).
 API_ERA = "2.8"
 
@@ -759,7 +764,7 @@ def _sections(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
     leads_prose = {line.start for line, after in zip(lines, lines[1:], strict=False)
                    if after.kind == "text"}
     groups = _marked_groups(lines, markers, _text(doc), outline.markup)
-    unmarked = _marks_no_features(doc, subject, outline.markup)
+    unmarked = _marks_no_features(doc, subject, outline.markup) or outline.release_features
     hardware: list[tuple[int, Entity]] = []  # open hardware sections: "### ROCm"
     release, feature, in_docs = subject, None, False
     owner: Entity | None = None  # the library of a section that names no release of it

@@ -47,7 +47,8 @@ SECTION_KINDS: dict[str, re.Pattern[str]] = {
         r"contributors?|community|"
         r"get involved|join us|installation|closing thoughts|what'?s next|looking ahead|"
         r"coming soon|future work|roadmap|(?:performance\s+)?evaluations?|benchmarks?|"
-        r"experiments?)\b", re.I),
+        r"experiments?|notices?|disclaimers?|legal|product and performance information)\b",
+        re.I),  # "Notices and Disclaimers", a vendor's legal lines
 }
 
 

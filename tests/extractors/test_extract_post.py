@@ -1279,6 +1279,17 @@ def test_a_headings_last_words_in_its_section_are_its_feature_there_only():
         (f.type, f.source.name, f.target.name) for f in result.facts}
 
 
+def test_a_post_about_a_releases_features_names_one_in_each_heading():
+    """Intel's post "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms": each
+    heading is a feature of 2.6, as in a release post that marks none; not its legal lines."""
+    text = ("PyTorch 2.6 has just been released with a set of new features.\n\n"
+            "## Improved Intel GPU Availability\n\nWindows binary releases are available for "
+            "Intel GPUs.\n\n## Notices and Disclaimers\n\nPerformance varies by use.\n")
+    result = extracted(text, "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms")
+    introduced = {(f.source.name, f.target.name) for f in result.facts if f.type == "INTRODUCES"}
+    assert introduced == {("PyTorch 2.6", "Improved Intel GPU Availability")}
+
+
 def test_a_code_name_in_parentheses_is_a_variant_of_the_hardware_before_it():
     """The Intel posts: a code name after a family names a generation of it; not after a
     product with its clock between ("8380H CPU @ 2.90GHz": a product of Cooper Lake)."""
