@@ -1151,6 +1151,7 @@ def _section_facts(doc: Doc, lines: list[Line], by_line: dict[int, list[Span]],
             facts.extend(_trailing_stability(doc, by_line[line.start], section.release))
             facts.extend(_moved_to_level(doc, line, section.release))
             facts.extend(_now_at_level(doc, line, by_line[line.start], section.release))
+            facts.extend(_section_at_level(doc, line, section))
             facts.extend(_earlier_releases(doc, by_line[line.start], section))
             facts.extend(_level_released(doc, line, by_line[line.start], section.release))
             facts.extend(_kept_at_level(doc, line, by_line[line.start], section.release))
@@ -1377,6 +1378,26 @@ _NOW = re.compile(rf"\bnow\s+(?:(?:in|at)\s+)?(?:{stability.WORDS})\b", re.I)
 #: "<subject> is now stable": the level a sentence says its subject has reached.
 _NOW_AT_LEVEL = re.compile(rf"\W*(?P<subject>[^.!?]+?)\s+(?:is|are)\s+now\s+(?:(?:in|at)\s+)?"
                            rf"(?P<level>{stability.WORDS})\b(?=\s*[.!]|\s+and\b)", re.I)
+
+
+def _section_at_level(doc: Doc, line: Line, section: Section) -> list[Fact]:
+    """What a feature's section says its feature was pushed to: "Now it has been further
+    improved ..., which is pushed to Beta level for broader adoption" under "## FP16 on X86
+    CPU Support for Eager and Inductor Modes" (Intel's PyTorch 2.6 post). A heading's marker
+    says the level itself."""
+    if section.feature is None or section.marked is not None or section.release is None:
+        return []
+    text = _text(doc)
+    return [_code_fact("introduces.stated_stability", section.release, section.feature,
+                       doc.char_span(m.start(), m.end(), alignment_mode="expand").sent,
+                       m.group("word").lower(), m.group("word"))
+            for m in _PUSHED_TO_LEVEL.finditer(text, line.start, line.end)]
+
+
+#: A level a section's feature is moved to: "pushed to Beta level", "promoted to the stable stage".
+_PUSHED_TO_LEVEL = re.compile(
+    rf"\b(?:pushed|moved|promoted|graduated|upgraded|elevated)\s+to\s+(?:the\s+)?"
+    rf"(?P<word>{stability.WORDS})\s+(?:level|stage|status|quality)\b", re.I)
 
 
 def _fragment(sentence: str) -> bool:

@@ -1281,13 +1281,17 @@ def test_a_headings_last_words_in_its_section_are_its_feature_there_only():
 
 def test_a_post_about_a_releases_features_names_one_in_each_heading():
     """Intel's post "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms": each
-    heading is a feature of 2.6, as in a release post that marks none; not its legal lines."""
+    heading is a feature of 2.6, as in a release post that marks none, at the level its section
+    says it was pushed to; not its legal lines."""
     text = ("PyTorch 2.6 has just been released with a set of new features.\n\n"
             "## Improved Intel GPU Availability\n\nWindows binary releases are available for "
-            "Intel GPUs.\n\n## Notices and Disclaimers\n\nPerformance varies by use.\n")
+            "Intel GPUs. Now it has been further improved, which is pushed to Beta level for "
+            "broader adoption.\n\n## Notices and Disclaimers\n\nPerformance varies by use.\n")
     result = extracted(text, "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms")
-    introduced = {(f.source.name, f.target.name) for f in result.facts if f.type == "INTRODUCES"}
-    assert introduced == {("PyTorch 2.6", "Improved Intel GPU Availability")}
+    introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
+                  if f.type == "INTRODUCES"}
+    assert introduced == {("PyTorch 2.6", "Improved Intel GPU Availability", None),
+                          ("PyTorch 2.6", "Improved Intel GPU Availability", "Beta")}
 
 
 def test_a_code_name_in_parentheses_is_a_variant_of_the_hardware_before_it():
