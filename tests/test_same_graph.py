@@ -96,6 +96,11 @@ DUMP_LOSSES = {
     ("PyTorch 2.0", "GNN inference and training performance", "Beta"): "links: the same table",
     ("PyTorch 2.0", "GNN inference and training optimization on CPU", "Beta"): "links: the same "
     "table",
+    ("PyTorch 2.6", "Improved Intel GPU Availability", None): "levels: each heading of a post "
+    "about a release's features names one in Markdown, as in a release post that marks none; "
+    "flattened, a short line could be anything",
+    ("PyTorch 2.6", "FP16 on X86 CPU Support for Eager and Inductor Modes", "Beta"): "levels: "
+    "the same post",
 }
 
 
