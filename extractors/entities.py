@@ -167,6 +167,15 @@ _RELEASES_AFTER = re.compile(r"[ \t]+releases\b")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
+def _listed_versions(text: str, first: re.Match, more: re.Pattern = _MORE_VERSIONS
+                     ) -> list[re.Match]:
+    """A list's first version and the ones ``more`` reads after it: "10.2 and 11.3"."""
+    versions = [first]
+    while found := more.match(text, versions[-1].end()):
+        versions.append(found)
+    return versions
+
+
 # A name as the typing rules read it: up to three words, each capitalized or CamelCase.
 _NAME_WORD = r"(?:[A-Z][\w+/.-]*[A-Za-z0-9+]|[a-z]+[A-Z](?:[\w+/.-]*[A-Za-z0-9+])?)"
 _NAME = rf"(?P<name>{_NAME_WORD}(?:[ \t]+[A-Z][\w+/.-]*[A-Za-z0-9+]){{0,2}})"
@@ -734,10 +743,7 @@ class EntityFinder:
             library = m.group("library").lower()
             library = _TOOLKITS.get(library) or self.library_names.get(library, m.group("library"))
             major = "." not in m.group("version")
-            versions = [m]
-            more_versions = _MORE_MAJORS if major else _MORE_VERSIONS
-            while more := more_versions.match(text, versions[-1].end()):
-                versions.append(more)
+            versions = _listed_versions(text, m, _MORE_MAJORS if major else _MORE_VERSIONS)
             if major and not any("." in v.group("version") for v in versions):
                 continue  # "FFmpeg 6" alone, or "Python 3 and 4", lists no release
             lists.append((m.start(), versions[-1].end(), library))
@@ -753,17 +759,12 @@ class EntityFinder:
             between = text[before[-1][1]:m.start()]
             if len(between) > 120 or len(_SENTENCE_END.findall(between)) != 1:
                 continue
-            versions = [m]
-            while more := _MORE_VERSIONS.match(text, versions[-1].end()):
-                versions.append(more)
-            for version in versions:
+            for version in _listed_versions(text, m):
                 yield self._candidate(doc, version, "release", "Release",
                                       f"{before[-1][2]} {_short_version(version.group('version'))}",
                                       "version")
         for m in _THE_BARE_LIST.finditer(text):  # "the 2.2, 2.3, 2.4 and 2.5 releases":
-            versions = [m]  # PyTorch's, as "the 1.12 release" is
-            while more := _MORE_VERSIONS.match(text, versions[-1].end()):
-                versions.append(more)
+            versions = _listed_versions(text, m)  # PyTorch's, as "the 1.12 release" is
             if _RELEASES_AFTER.match(text, versions[-1].end()):
                 for version in versions:
                     yield self._candidate(doc, version, "bare_release", "Release",

@@ -147,14 +147,12 @@ def _summary_links(doc: Doc, lines: list[Line], raw: str, facts: list[Fact]) -> 
     if not links:
         return []
     text = _text(doc)
-    starts = [line.start for line in lines]
-    features = {lines[bisect.bisect_right(starts, f.start) - 1]: f.target for f in facts
-                if f.rule in _HEADING_RULES and f.type == "INTRODUCES" and f.start >= 0}
-    keys = {name_key(feature.name) for feature in features.values()}
+    features = _feature_headings(lines, [f for f in facts if f.type == "INTRODUCES"])
+    keys = {name_key(feature.name) for _, feature in features}
     found = []
-    for line, feature in features.items():
+    for line, feature in features:
         named = links.get(_anchor(text[line.start:line.end]), [])
-        if line.kind == "heading" and len(named) == 1 and named[0][0] and (
+        if len(named) == 1 and named[0][0] and (
                 name_key(named[0][0]) not in keys - {name_key(feature.name)}):
             found.append(_SummaryLink(*named[0], line, feature))  # not "torch.compile
             # (dynamic=True)" to "[Beta] torch.compile", a heading of its own further on
@@ -1380,6 +1378,10 @@ _NOW_AT_LEVEL = re.compile(rf"\W*(?P<subject>[^.!?]+?)\s+(?:is|are)\s+now\s+(?:(
                            rf"(?P<level>{stability.WORDS})\b(?=\s*[.!]|\s+and\b)", re.I)
 
 
+#: The verbs that move a feature to a level: "moved to stable", "graduated to beta".
+_MOVED = r"moved|graduat\w*|promoted"
+
+
 def _section_at_level(doc: Doc, line: Line, section: Section) -> list[Fact]:
     """What a feature's section says its feature was pushed to: "Now it has been further
     improved ..., which is pushed to Beta level for broader adoption" under "## FP16 on X86
@@ -1396,7 +1398,7 @@ def _section_at_level(doc: Doc, line: Line, section: Section) -> list[Fact]:
 
 #: A level a section's feature is moved to: "pushed to Beta level", "promoted to the stable stage".
 _PUSHED_TO_LEVEL = re.compile(
-    rf"\b(?:pushed|moved|promoted|graduated|upgraded|elevated)\s+to\s+(?:the\s+)?"
+    rf"\b(?:{_MOVED}|pushed|upgraded|elevated)\s+to\s+(?:the\s+)?"
     rf"(?P<word>{stability.WORDS})\s+(?:level|stage|status|quality)\b", re.I)
 
 
@@ -1426,7 +1428,7 @@ def _moved_to_level(doc: Doc, line: Line, release: Entity) -> list[Fact]:
 
 
 _MOVED_TO = re.compile(
-    rf"\b(?:moved|graduat\w*|promoted)\s+to\s+\W*(?P<word>{stability.WORDS})\W*\s+"
+    rf"\b(?:{_MOVED})\s+to\s+\W*(?P<word>{stability.WORDS})\W*\s+"
     r"(?:including|such as|:)\s+", re.I)
 _LIST_FILLER = re.compile(r"\b(number of|other features|features|and more)\b", re.I)
 

@@ -618,7 +618,7 @@ def _owner_of(owner: Span, owned: Span) -> bool:
     words = [t for t in gap if not t.is_space]
     if "\n" in gap.text or len(words) > 3 or _joined_into_a_noun(owned):
         return False
-    if words and words[0].text in ("'s", "’s"):
+    if words and words[0].text in _POSSESSIVE:
         words = words[1:]
     elif words:
         return False
@@ -645,7 +645,7 @@ def _side_by_side(left: Span, right: Span, between: str) -> bool:
     "NumPy's np.fft module"). Needs the parse."""
     head = left.root.head
     return left.root.dep_ in ("amod", "compound", "nmod") and head.i >= right.end \
-        and right.root.head.i == head.i and not between.lstrip().startswith(("'s", "’s")) \
+        and right.root.head.i == head.i and not between.lstrip().startswith(_POSSESSIVE) \
         and not _software_kind(head)
 
 
@@ -726,7 +726,7 @@ def _opening_name(doc: Doc, inside: list[Span], rule: TriggerRule, comma: int) -
     as a compound of "simplifies"); not an owner ("..., PyTorch's X")."""
     at = next((t.i for t in doc[comma + 1:] if not (t.is_space or t.is_punct)), None)
     name = next((e for e in inside if e.start == at and e.label_ in rule.source_labels), None)
-    if name is None or (name.end < len(doc) and doc[name.end].text in ("'s", "’s")):
+    if name is None or (name.end < len(doc) and doc[name.end].text in _POSSESSIVE):
         return None
     return name
 
@@ -813,19 +813,25 @@ def _is_subject(token: Token) -> bool:
     """Whether a name's head word is a subject, or names one in apposition: "Graph mode
     (torch.compile) now has ...", or names the team that is: "The ExecuTorch team released"."""
     return token.dep_ in ("nsubj", "nsubjpass") or (
-        token.dep_ in ("appos", "compound") and token.head.dep_ in ("nsubj", "nsubjpass")
-        and (token.dep_ == "appos" or token.head.lower_ in _TEAMS))
+        token.dep_ == "appos" and token.head.dep_ in ("nsubj", "nsubjpass")) or _names_team(token)
+
+
+def _names_team(token: Token) -> bool:
+    """Whether a name's head word names the team that is its sentence's subject."""
+    return token.dep_ == "compound" and token.head.lower_ in _TEAMS \
+        and token.head.dep_ in ("nsubj", "nsubjpass")
 
 
 def _team_of(name: Span) -> bool:
     """Whether a library names the team that is its sentence's subject, who made what the
     sentence says with others: "The ExecuTorch team released their alpha in collaboration with
     partners from Arm" (not PyTorch's team: every core change would be PyTorch's)."""
-    return name.id_ != CORE_LIBRARY and name.root.dep_ == "compound" \
-        and name.root.head.lower_ in _TEAMS and name.root.head.dep_ in ("nsubj", "nsubjpass")
+    return name.id_ != CORE_LIBRARY and _names_team(name.root)
 
 
 _TEAMS = {"team", "teams"}
+#: What makes a name an owner: "PyTorch's", "NumPy’s".
+_POSSESSIVE = ("'s", "’s")
 
 
 def _subject(spans: list[Span], trigger: Span | None = None) -> Span | None:
@@ -855,7 +861,7 @@ def _ends_nothing(target: Span) -> bool:
     if target.id_ == CORE_LIBRARY or target.id_.startswith(CORE_LIBRARY + " "):
         return True
     after = target.doc[target.end].lower_ if target.end < len(target.doc) else ""
-    return after in ("'s", "’s", "versions", "releases")
+    return after in (*_POSSESSIVE, "versions", "releases")
 
 
 def _with_kind(target: Span) -> Span:

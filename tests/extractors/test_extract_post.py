@@ -275,9 +275,8 @@ def test_a_level_an_earlier_release_gave_and_one_kept_are_introduced_at_it():
             "`torchvision.transforms.v2` with native support for tasks like segmentation. "
             "We're keeping the `torchvision.transforms.v2` and `torchvision.tv_tensors` "
             "namespaces as BETA until 0.17 out of precaution.\n")
-    result = extracted(text, "New library updates in PyTorch 2.1")
-    introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
-                  if f.type == "INTRODUCES"}
+    introduced = {fact[1:] for fact in facts_of(text, "New library updates in PyTorch 2.1",
+                                                "en_core_web_sm") if fact[0] == "INTRODUCES"}
     assert introduced == {("torchvision 0.15", "torchvision.transforms.v2", "Beta"),
                           ("torchvision 0.16", "torchvision.transforms.v2", "Beta"),
                           ("torchvision 0.16", "torchvision.tv_tensors", "Beta")}
@@ -1287,9 +1286,9 @@ def test_a_post_about_a_releases_features_names_one_in_each_heading():
             "## Improved Intel GPU Availability\n\nWindows binary releases are available for "
             "Intel GPUs. Now it has been further improved, which is pushed to Beta level for "
             "broader adoption.\n\n## Notices and Disclaimers\n\nPerformance varies by use.\n")
-    result = extracted(text, "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms")
-    introduced = {(f.source.name, f.target.name, f.stability) for f in result.facts
-                  if f.type == "INTRODUCES"}
+    introduced = {fact[1:] for fact in facts_of(
+        text, "Unlocking the Latest Features in PyTorch 2.6 for Intel Platforms", "en_core_web_sm")
+        if fact[0] == "INTRODUCES"}
     assert introduced == {("PyTorch 2.6", "Improved Intel GPU Availability", None),
                           ("PyTorch 2.6", "Improved Intel GPU Availability", "Beta")}
 
